@@ -1,0 +1,61 @@
+#include <cstdio>
+#include <string>
+
+#include "app/args.h"
+#include "app/commands.h"
+#include "app/scene.h"
+
+namespace adacloth {
+namespace {
+
+std::string describeMesh(const MeshSpec& m) {
+  switch (m.type) {
+    case MeshSpec::Type::Grid:
+      return "grid " + std::to_string(m.cellsX) + "x" + std::to_string(m.cellsY) + " cells";
+    case MeshSpec::Type::Tube:
+      return "tube " + std::to_string(m.cellsAround) + "x" + std::to_string(m.cellsAlong) + " cells";
+    case MeshSpec::Type::Disc: return "disc, " + std::to_string(m.rings) + " rings";
+    case MeshSpec::Type::File: return m.file.string();
+  }
+  return "?";
+}
+
+void printCloth(const Cloth& cloth) {
+  const Mesh& mesh = cloth.mesh;
+  Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
+  double mass = 0.0;
+  int seamNodes = 0, boundaryEdges = 0;
+  for (const Node& n : mesh.nodes) {
+    lo = lo.cwiseMin(n.x);
+    hi = hi.cwiseMax(n.x);
+    mass += n.mass;
+    seamNodes += n.seam;
+  }
+  for (const Edge& e : mesh.edges) boundaryEdges += e.isBoundary();
+  auto [minEdge, maxEdge] = edgeLengthRange(mesh);
+  std::printf("  %s: %s\n", cloth.spec.name.c_str(), describeMesh(cloth.spec.mesh).c_str());
+  std::printf("    %zu nodes, %zu verts, %zu faces, %zu edges (%d on the boundary), %d seam nodes\n",
+              mesh.nodes.size(), mesh.verts.size(), mesh.faces.size(), mesh.edges.size(), boundaryEdges, seamNodes);
+  std::printf("    material area %.4g m^2, world area %.4g m^2, mass %.4g kg (%.4g kg/m^2)\n",
+              mesh.totalMaterialArea(), mesh.totalWorldArea(), mass, cloth.spec.material.density);
+  std::printf("    edge length %.4g to %.4g m; bounding box [%.3g, %.3g, %.3g] to [%.3g, %.3g, %.3g] m\n", minEdge,
+              maxEdge, lo.x(), lo.y(), lo.z(), hi.x(), hi.y(), hi.z());
+}
+
+}  // namespace
+
+int runInfoCommand(int argc, char** argv) {
+  Args args("info", {}, argc, argv, 2);
+  args.expectPositionals(1, "one shot file");
+  Shot shot = loadShot(args.positionals()[0]);
+  Scene scene = buildScene(shot);
+  std::printf("shot %s (%s)\n", shot.name.c_str(), shot.file.string().c_str());
+  std::printf("frames 0..%d at %g fps (%.3f s)\n", shot.frames, shot.fps, shot.frames / shot.fps);
+  std::printf("camera: %s\n", shot.camera ? shot.camera->string().c_str() : "none");
+  std::printf("cloths: %zu\n", scene.cloths.size());
+  for (const Cloth& cloth : scene.cloths) printCloth(cloth);
+  std::printf("obstacles: none\n");
+  return 0;
+}
+
+}  // namespace adacloth

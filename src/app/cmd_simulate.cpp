@@ -1,0 +1,36 @@
+#include <omp.h>
+
+#include <cstdio>
+
+#include "app/args.h"
+#include "app/commands.h"
+#include "app/scene.h"
+#include "app/simulate.h"
+
+namespace adacloth {
+
+int runSimulateCommand(int argc, char** argv) {
+  Args args("simulate",
+            {{"--out", "-o", true}, {"--frames", "", true}, {"--threads", "", true}, {"--quiet", "-q", false}}, argc,
+            argv, 2);
+  args.expectPositionals(1, "one shot file");
+  std::optional<int> frames = args.integer("--frames", 0, 10000000);
+  std::optional<int> threads = args.integer("--threads", 1, 1024);
+
+  // Everything is read and checked before the output folder is touched: bad input leaves nothing behind.
+  Shot shot = loadShot(args.positionals()[0]);
+  Scene scene = buildScene(shot);
+
+  RunOptions options;
+  options.out = args.value("--out").value_or("out/" + shot.name);
+  options.frames = frames.value_or(shot.frames);
+  options.progress = args.has("--quiet") ? Progress::Mode::Quiet : Progress::Mode::Auto;
+  if (threads) omp_set_num_threads(*threads);
+
+  simulateShot(shot, scene, options);
+  if (!args.has("--quiet"))
+    std::fprintf(stderr, "frames: %s\n", (options.out / "frames").string().c_str());
+  return 0;
+}
+
+}  // namespace adacloth

@@ -1,0 +1,31 @@
+#pragma once
+// The frame loop of `adacloth simulate`: phases per frame, output folder, stats.jsonl, progress.
+#include <filesystem>
+
+#include "app/progress.h"
+#include "app/scene.h"
+#include "config/shot.h"
+
+namespace adacloth {
+
+struct RunOptions {
+  std::filesystem::path out;     // output folder (NOTES §8 layout)
+  int frames = 0;                // frames to simulate after frame 0
+  Progress::Mode progress = Progress::Mode::Auto;
+};
+
+// Wall time of one frame per phase (ms), as reported in stats.jsonl.
+struct PhaseTimes {
+  double sizing = 0, remesh = 0, physics = 0, collision = 0, io = 0;
+};
+
+// Clears what an earlier run left in `out` (frames, stats, renders; nothing else) and creates the layout.
+void prepareOutputFolder(const std::filesystem::path& out);
+
+// Output file of one cloth at one frame: OUT/frames/<cloth>_<frame:05d>.obj.
+std::filesystem::path frameFile(const std::filesystem::path& out, const std::string& cloth, int frame);
+
+// Runs the shot. Throws SimulationError when the state becomes invalid; every frame written before stays.
+void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options);
+
+}  // namespace adacloth
