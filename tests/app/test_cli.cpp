@@ -1,0 +1,137 @@
+// The CLI contract, exercised through the real executable: exit codes, one-line messages that name the file and
+// the place, and no output left behind on bad input.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "config/schema.h"
+#include "io/atomic_file.h"
+#include "test_util.h"
+
+using namespace adacloth;
+using namespace adacloth::test;
+
+namespace {
+
+const char* kGridCloth = R"({"name": "sheet", "mesh": {"grid": {"size": [1, 1], "cells": [4, 4]}}})";
+
+std::string shotWith(const std::string& cloth, const std::string& extra = "") {
+  return std::string("{\"frames\": 2, ") + extra + "\"cloths\": [" + cloth + "]}";
+}
+
+// Runs `simulate` on a shot text and checks the bad-input contract: exit 2, one line naming `place`, no output.
+void requireRejected(const std::string& shotText, const std::string& place, const std::string& meshText = "") {
+  TempDir dir("cli-bad");
+  writeText(dir / "conf/shot.json", shotText);
+  if (!meshText.empty()) writeText(dir / "meshes/cloth.obj", meshText);
+  fs::path out = dir / "out";
+  RunResult r = runAdacloth("simulate '" + (dir / "conf/shot.json").string() + "' -o '" + out.string() + "'");
+  INFO(r.output);
+  CHECK(r.exitCode == 2);
+  CHECK_THAT(r.output, Catch::Contains(place));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(out));
+}
+
+}  // namespace
+
+TEST_CASE("adacloth --help, --version and unknown commands", "[app]") {
+  CHECK(runAdacloth("--help").exitCode == 0);
+  RunResult v = runAdacloth("--version");
+  CHECK(v.exitCode == 0);
+  CHECK_THAT(v.output, Catch::StartsWith("adacloth "));
+  for (const char* cmd : {"simulate", "info", "schema"}) {
+    RunResult h = runAdacloth(std::string(cmd) + " --help");
+    CHECK(h.exitCode == 0);
+    CHECK_THAT(h.output, Catch::StartsWith("usage: adacloth"));
+  }
+  RunResult bad = runAdacloth("simulat x.json");
+  CHECK(bad.exitCode == 2);
+  CHECK_THAT(bad.output, Catch::Contains("did you mean 'simulate'"));
+  RunResult opt = runAdacloth("simulate x.json --frmes 3");
+  CHECK(opt.exitCode == 2);
+  CHECK_THAT(opt.output, Catch::Contains("did you mean '--frames'"));
+}
+
+TEST_CASE("adacloth info succeeds on every shot in conf/", "[app]") {
+  int shots = 0;
+  for (const auto& entry : fs::directory_iterator(sourceDir() / "conf")) {
+    if (entry.path().extension() != ".json") continue;
+    ++shots;
+    RunResult r = runAdacloth("info '" + entry.path().string() + "'");
+    INFO(entry.path() << "\n" << r.output);
+    CHECK(r.exitCode == 0);
+    CHECK_THAT(r.output, Catch::Contains("cloths:"));
+  }
+  CHECK(shots >= 1);
+}
+
+TEST_CASE("simulate writes the output layout", "[app]") {
+  TempDir dir("cli-ok");
+  writeText(dir / "shot.json", shotWith(kGridCloth, "\"name\": \"tiny\", "));
+  fs::path out = dir / "out";
+  // A stale frame from an earlier, longer run must not survive.
+  writeText(out / "frames/sheet_00009.obj", "stale");
+  RunResult r = runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + out.string() + "' --quiet");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  for (int f = 0; f <= 2; ++f) CHECK(fs::exists(out / "frames" / ("sheet_0000" + std::to_string(f) + ".obj")));
+  CHECK_FALSE(fs::exists(out / "frames/sheet_00009.obj"));
+  std::ifstream stats(out / "stats.jsonl");
+  std::string line;
+  int lines = 0;
+  while (std::getline(stats, line)) {
+    auto j = config::Json::parse(line);
+    CHECK(j["frame"] == lines);
+    CHECK(j["cloths"][0]["name"] == "sheet");
+    CHECK(j["cloths"][0]["faces"] == 32);
+    for (const char* phase : {"total", "sizing", "remesh", "physics", "collision", "io"})
+      CHECK(j["wall_ms"].contains(phase));
+    ++lines;
+  }
+  CHECK(lines == 3);
+  auto resolved = config::Json::parse(readFile(out / "shot.resolved.json"));
+  CHECK(resolved["name"] == "tiny");
+  CHECK(resolved["cloths"][0]["transform"]["scale"] == 1.0);
+  for (const auto& entry : fs::recursive_directory_iterator(out))
+    CHECK(entry.path().string().find(".tmp") == std::string::npos);
+}
+
+TEST_CASE("--frames limits the run", "[app]") {
+  TempDir dir("cli-frames");
+  writeText(dir / "shot.json", shotWith(kGridCloth));
+  RunResult r = runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + (dir / "out").string() +
+                            "' --frames 1 --threads 1");
+  REQUIRE(r.exitCode == 0);
+  CHECK(fs::exists(dir / "out/frames/sheet_00001.obj"));
+  CHECK_FALSE(fs::exists(dir / "out/frames/sheet_00002.obj"));
+  CHECK_THAT(r.output, Catch::Contains("frame 1/1"));
+}
+
+TEST_CASE("bad input: exit 2, one line naming the place, nothing written", "[app]") {
+  SECTION("malformed JSON") { requireRejected("{\"cloths\": [", "shot.json:1:"); }
+  SECTION("unknown key") {
+    requireRejected(shotWith(kGridCloth, "\"fsp\": 24, "), "shot.json: /fsp: unknown key \"fsp\" (did you mean \"fps\"?)");
+  }
+  SECTION("wrong type") {
+    requireRejected(shotWith(R"({"mesh": "../meshes/cloth.obj", "material": {"density": "heavy"}})"),
+                    "shot.json: /cloths/0/material/density: expected a number, got \"heavy\"");
+  }
+  SECTION("missing mesh file") {
+    requireRejected(shotWith(R"({"mesh": "../meshes/none.obj"})"), "shot.json: /cloths/0/mesh: mesh file");
+  }
+  const std::string cloth = R"({"mesh": "../meshes/cloth.obj"})";
+  SECTION("NaN in a mesh") {
+    requireRejected(shotWith(cloth), "cloth.obj:2: vertex coordinate 'nan'", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
+  }
+  SECTION("degenerate face") {
+    requireRejected(shotWith(cloth), "cloth.obj:4: face is degenerate", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n");
+  }
+  SECTION("edge shared by three faces") {
+    requireRejected(shotWith(cloth), "cloth.obj:8:",
+                    "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0.5 0.5 0\nf 1 2 3\nf 2 1 4\nf 1 2 5\n");
+  }
+  SECTION("index out of range") {
+    requireRejected(shotWith(cloth), "cloth.obj:4: face refers to vertex 7", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n");
+  }
+  SECTION("a broken mesh file") { requireRejected(shotWith(cloth), "cloth.obj", "this is not an obj\n"); }
+}

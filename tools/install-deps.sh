@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what adacloth needs to build and test, from Debian's packages. Idempotent, and silent when everything is
+# already there. Run as root (or with sudo) on Debian 12.
+#   tools/install-deps.sh            build and test dependencies
+#   tools/install-deps.sh --extras   also ffmpeg and gnuplot, for tools/make_movie.sh and tools/plot_stats.sh
+set -euo pipefail
+
+packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libtinyobjloader-dev libspectra-dev
+          libbenchmark-dev)
+if [[ "${1:-}" == "--extras" ]]; then packages+=(ffmpeg gnuplot-nox); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null; then SUDO=sudo; else
+    echo "install-deps: missing packages: ${missing[*]}; run this script as root" >&2
+    exit 1
+  fi
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+${SUDO:-} apt-get update -qq
+${SUDO:-} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

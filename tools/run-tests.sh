@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The README's second command (and CI's): install what is needed, build, run the whole test suite, then the unit
+# tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   tools/run-tests.sh              everything
+#   tools/run-tests.sh -L unit      only what ctest selects (any ctest arguments), no sanitizer pass
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+jobs=$(nproc)
+
+bash tools/build.sh
+(cd build && ctest --output-on-failure -j "$jobs" "$@")
+[[ $# -gt 0 ]] && exit 0
+
+echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADACLOTH_SANITIZE=ON -DADACLOTH_BENCHMARKS=OFF >/dev/null
+cmake --build build-sanitize -j "$jobs"
+(cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -L unit)
