@@ -96,7 +96,7 @@ TEST_CASE("simulate writes the output layout", "[app]") {
     CHECK(entry.path().string().find(".tmp") == std::string::npos);
 }
 
-TEST_CASE("--frames limits the run", "[app]") {
+TEST_CASE("simulate with --frames limits the run", "[app]") {
   TempDir dir("cli-frames");
   writeText(dir / "shot.json", shotWith(kGridCloth));
   RunResult r = runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + (dir / "out").string() +
