@@ -42,6 +42,54 @@ const std::vector<Command>& commands() {
        "Prints every key of a shot file with its type, unit, default and meaning, as Markdown. docs/shot-format.md\n"
        "is this output.\n",
        runSchemaCommand},
+      {"render", "draw the frames of an output folder to PNG (software rasterizer)",
+       "usage: adacloth render OUT [--camera FILE] [--width W --height H] [--color material|view|sizing]\n"
+       "                           [--wireframe] [--frames A:B] [--threads T] [--quiet]\n"
+       "\n"
+       "Reads OUT/shot.resolved.json and OUT/frames/<cloth>_<frame:05d>.obj (and OUT/obstacles/<name>_<frame:05d>.obj\n"
+       "if any) and writes OUT/render/<frame:05d>.png. Frame f is seen by the camera at time f / fps.\n"
+       "\n"
+       "options:\n"
+       "  --camera FILE     camera path (cameras/*.json; default: the shot's \"camera\")\n"
+       "  --width W         image width in pixels (default: the camera file's; one of W, H alone keeps its aspect)\n"
+       "  --height H        image height in pixels\n"
+       "  --color MODE      material (default): each cloth's front and back colour;\n"
+       "                    view: view factor of each face for the shot's camera (yellow 1 = in view, violet = not);\n"
+       "                    sizing: mean edge length of each face, log scale from shortest (violet) to longest (yellow)\n"
+       "  --wireframe       draw the cloth's edges (shows the adaptive mesh)\n"
+       "  --frames A:B      only frames A..B (inclusive; A: and :B allowed)\n"
+       "  --ground Y        ground plane height in metres (default: 1 mm below y = 0 or below the lowest point)\n"
+       "  --no-ground       no ground plane\n"
+       "  --threads T       OpenMP threads (default: all cores); images are identical at any count\n"
+       "  --quiet           no progress on stderr\n"
+       "  --camera-schema   print the camera path format (Markdown) and exit\n"
+       "\n"
+       "exit codes: 0 done, 2 bad input (missing OUT, no frames, no or broken camera)\n",
+       runRenderCommand},
+      {"compare", "compare two PNG images within a tolerance (for regression checks)",
+       "usage: adacloth compare A.png B.png [--threshold T] [--max-share S] [--quiet]\n"
+       "\n"
+       "Prints the largest and the mean per-pixel difference (largest channel difference, 0..255) and the share of\n"
+       "pixels differing by more than T.\n"
+       "\n"
+       "options:\n"
+       "  --threshold T     a pixel differs when its difference exceeds T (0..255, default 16)\n"
+       "  --max-share S     the images are the same when at most this fraction of pixels differ (default 0.001)\n"
+       "  --quiet           print nothing, only set the exit code\n"
+       "\n"
+       "exit codes: 0 same within tolerance, 1 different (or different sizes), 2 unreadable file\n",
+       runCompareCommand},
+      {"contact-sheet", "one PNG with thumbnails of the rendered frames of an output folder",
+       "usage: adacloth contact-sheet OUT [-o FILE] [--count N] [--columns C] [--thumb-width W]\n"
+       "\n"
+       "Reads OUT/render/*.png and writes a grid of thumbnails (default OUT/contact_sheet.png).\n"
+       "\n"
+       "options:\n"
+       "  -o, --output FILE   where to write it\n"
+       "  --count N           at most N frames, evenly spread, first and last included (default 24)\n"
+       "  --columns C         thumbnails per row (default 6)\n"
+       "  --thumb-width W     thumbnail width in pixels (default 240)\n",
+       runContactSheetCommand},
   };
   return table;
 }
@@ -49,7 +97,7 @@ const std::vector<Command>& commands() {
 void printOverview() {
   std::printf("adacloth %s: adaptive, view-dependent cloth simulation for animated shots\n\n", ADACLOTH_VERSION);
   std::printf("usage: adacloth COMMAND [options]    (adacloth COMMAND --help for details)\n\ncommands:\n");
-  for (const Command& c : commands()) std::printf("  %-10s %s\n", c.name, c.summary);
+  for (const Command& c : commands()) std::printf("  %-14s %s\n", c.name, c.summary);
   std::printf("\noptions:\n  --help      this text\n  --version   print the version\n");
 }
 

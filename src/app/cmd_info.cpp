@@ -4,6 +4,7 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/scene.h"
+#include "view/camera_path.h"
 
 namespace adacloth {
 namespace {
@@ -42,6 +43,32 @@ void printCloth(const Cloth& cloth) {
               maxEdge, lo.x(), lo.y(), lo.z(), hi.x(), hi.y(), hi.z());
 }
 
+const char* shapeName(ObstacleSpec::Shape shape) {
+  switch (shape) {
+    case ObstacleSpec::Shape::File: return "mesh file";
+    case ObstacleSpec::Shape::Sphere: return "sphere";
+    case ObstacleSpec::Shape::Box: return "box";
+    case ObstacleSpec::Shape::Ground: return "ground plane";
+    case ObstacleSpec::Shape::Sequence: return "OBJ sequence";
+  }
+  return "?";
+}
+
+void printObstacle(const Obstacle& o) {
+  const ObstacleSpec& s = o.spec();
+  std::vector<Vec3> x = o.positionsAt(0.0);
+  Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
+  for (const Vec3& p : x) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  std::printf("  %s: %s%s, %zu nodes, %zu triangles, %s\n", o.name().c_str(), shapeName(s.shape),
+              s.shape == ObstacleSpec::Shape::File ? (" " + s.file.string()).c_str() : "", o.nodeCount(),
+              o.faces().size(), o.moves() ? "moving" : "static");
+  std::printf("    bounding box at t=0 [%.3g, %.3g, %.3g] to [%.3g, %.3g, %.3g] m\n", lo.x(), lo.y(), lo.z(), hi.x(),
+              hi.y(), hi.z());
+}
+
 }  // namespace
 
 int runInfoCommand(int argc, char** argv) {
@@ -49,12 +76,23 @@ int runInfoCommand(int argc, char** argv) {
   args.expectPositionals(1, "one shot file");
   Shot shot = loadShot(args.positionals()[0]);
   Scene scene = buildScene(shot);
+  const std::optional<CameraPath> camera = loadShotCamera(shot);
   std::printf("shot %s (%s)\n", shot.name.c_str(), shot.file.string().c_str());
   std::printf("frames 0..%d at %g fps (%.3f s)\n", shot.frames, shot.fps, shot.frames / shot.fps);
-  std::printf("camera: %s\n", shot.camera ? shot.camera->string().c_str() : "none");
+  if (camera)
+    std::printf("camera: %s (%dx%d px, %zu keyframes from %g to %g s, %s)\n", shot.camera->string().c_str(),
+                camera->width, camera->height, camera->keyframes.size(), camera->startTime(), camera->endTime(),
+                camera->interpolation == CameraPath::Interpolation::Smooth ? "smooth" : "linear");
+  else
+    std::printf("camera: none\n");
   std::printf("cloths: %zu\n", scene.cloths.size());
   for (const Cloth& cloth : scene.cloths) printCloth(cloth);
-  std::printf("obstacles: none\n");
+  if (scene.obstacles.empty()) std::printf("obstacles: none\n");
+  else std::printf("obstacles: %zu\n", scene.obstacles.size());
+  for (const Obstacle& o : scene.obstacles) printObstacle(o);
+  const CollisionSpec& c = shot.collision;
+  std::printf("collision: %s, thickness %.4g m, friction %.3g (obstacles) %.3g (cloth), self-collision %s\n",
+              c.enabled ? "on" : "off", c.thickness, c.obstacleFriction, c.selfFriction, c.selfCollision ? "on" : "off");
   return 0;
 }
 

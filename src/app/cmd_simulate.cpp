@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/scene.h"
 #include "app/simulate.h"
+#include "view/camera_path.h"
 
 namespace adacloth {
 
@@ -20,6 +21,7 @@ int runSimulateCommand(int argc, char** argv) {
   // Everything is read and checked before the output folder is touched: bad input leaves nothing behind.
   Shot shot = loadShot(args.positionals()[0]);
   Scene scene = buildScene(shot);
+  loadShotCamera(shot);  // a broken camera file is bad input too: reject it before writing anything
 
   RunOptions options;
   options.out = args.value("--out").value_or("out/" + shot.name);

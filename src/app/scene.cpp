@@ -35,8 +35,27 @@ Mesh buildClothMesh(const ClothSpec& cloth, const Shot& shot) {
 
 Scene buildScene(const Shot& shot) {
   Scene scene;
-  for (const ClothSpec& spec : shot.cloths) scene.cloths.push_back({spec, buildClothMesh(spec, shot)});
+  for (const ClothSpec& spec : shot.cloths) {
+    Cloth cloth{spec, buildClothMesh(spec, shot), {}};
+    cloth.dynamics.handles = resolveHandles(spec.handles, cloth.mesh, shot.file.string());
+    rebuildDynamics(cloth);
+    scene.cloths.push_back(std::move(cloth));
+  }
+  for (const ObstacleSpec& spec : shot.obstacles) scene.obstacles.emplace_back(spec, shot.file.string());
   return scene;
+}
+
+void rebuildDynamics(Cloth& cloth) {
+  rebuildDynamics(cloth.dynamics, cloth.mesh, cloth.spec.material);
+}
+
+void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap) {
+  remapHandles(cloth.dynamics.handles, cloth.mesh, nodeMap, cloth.dynamics.time);
+  rebuildDynamics(cloth);
+}
+
+std::vector<char> pinnedMask(const Cloth& cloth) {
+  return pinnedMask(cloth.dynamics.handles, cloth.mesh.nodes.size());
 }
 
 }  // namespace adacloth

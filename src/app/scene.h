@@ -3,7 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "collision/obstacle.h"
+#include "collision/response.h"
 #include "config/shot.h"
+#include "dynamics/dynamics_state.h"
 #include "mesh/mesh.h"
 
 namespace adacloth {
@@ -11,10 +14,25 @@ namespace adacloth {
 struct Cloth {
   ClothSpec spec;
   Mesh mesh;
+  DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
 };
+
+// Rebuilds the cloth's dynamics state (masses, springs, bending) from its current mesh and material. Call after any
+// change of the mesh; after a topology change call remapDynamics() instead.
+void rebuildDynamics(Cloth& cloth);
+
+// After a remesh: carries the handles over with the remesher's node map (old node -> new index, -1 if removed;
+// region and point handles are re-found from material coordinates), then rebuilds the dynamics state.
+void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap);
+
+// 1 for every node a handle holds: the nodes a remesher must not remove.
+std::vector<char> pinnedMask(const Cloth& cloth);
 
 struct Scene {
   std::vector<Cloth> cloths;
+  std::vector<Obstacle> obstacles;  // in shot order (NOTES §6)
+  CollisionCache collisionCache;    // contact trees kept between steps (refitted, rebuilt after a remesh)
+  std::vector<int> contacts;        // per cloth: contacts in the last collision step (stats.jsonl)
   double time = 0.0;  // s
 };
 

@@ -2,11 +2,17 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
+#include "collision/measure.h"
+#include "collision/obstacle_field.h"
+#include "dynamics/step.h"
 #include "io/atomic_file.h"
 #include "io/error.h"
 #include "io/obj.h"
+#include "remesh/remesh.h"
+#include "sizing/sizing_field.h"
 
 namespace adacloth {
 namespace {
@@ -29,19 +35,133 @@ void checkFinite(const Scene& scene, int frame) {
     }
 }
 
-// One frame of simulated time. The physics phase is where the dynamics step runs (issue: dynamics); until it lands
-// cloths keep their initial state.
-void advanceFrame(const Shot& shot, Scene& scene, PhaseTimes& times) {
-  auto start = Clock::now();
+// Node positions of a mesh (m), the collision phase's start-of-step state.
+std::vector<Vec3> positionsOf(const Mesh& mesh) {
+  std::vector<Vec3> x(mesh.nodes.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = mesh.nodes[i].x;
+  return x;
+}
+
+// The collision phase of one step from t0 to t1 (s): contacts of every cloth with the obstacles and each other
+// (NOTES §6). `start` holds each cloth's node positions at t0.
+void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>& start, double t0, double t1) {
+  std::vector<ClothStep> cloths(scene.cloths.size());
+  for (size_t c = 0; c < cloths.size(); ++c) {
+    cloths[c].mesh = &scene.cloths[c].mesh;
+    cloths[c].x0 = std::move(start[c]);
+    cloths[c].pinned = pinnedMask(scene.cloths[c]);
+  }
+  CollisionStepStats st = resolveCollisions(cloths, posesAt(scene.obstacles, t0), posesAt(scene.obstacles, t1),
+                                            collisionParams(shot.collision), t1 - t0, scene.collisionCache);
+  scene.contacts = st.contacts;
+}
+
+// The physics and collision phases of one frame: steps_per_frame steps; in each, every cloth takes its implicit
+// step, followed by the blow-up guard (a SimulationError naming frame, cloth and node; frames already written stay),
+// then the collision phase fixes the contacts of all cloths at once.
+void stepPhysics(const Shot& shot, Scene& scene, int frame, PhaseTimes& times) {
+  const StepSettings settings = stepSettingsOf(shot);
+  for (int step = 0; step < shot.stepsPerFrame; ++step) {
+    auto physicsStart = Clock::now();
+    std::vector<std::vector<Vec3>> start;
+    for (Cloth& cloth : scene.cloths) {
+      start.push_back(positionsOf(cloth.mesh));
+      stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
+      if (auto bad = findBadNode(cloth.mesh, shot.maxSpeed))
+        throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +
+                              std::to_string(bad->node) + " " + bad->reason + "; the simulation blew up (try more "
+                              "steps_per_frame or a softer material)");
+    }
+    times.physics += msSince(physicsStart);
+    if (!shot.collision.enabled) continue;
+    auto collisionStart = Clock::now();
+    const double t0 = scene.time + step * shot.stepTime();
+    collideStep(shot, scene, start, t0, t0 + shot.stepTime());
+    times.collision += msSince(collisionStart);
+  }
+  for (Cloth& cloth : scene.cloths) cloth.mesh.updateGeometry();
+}
+
+SizingParams sizingParams(const RemeshingSpec& r) {
+  SizingParams p;
+  p.refineAngle = r.refineAngle;
+  p.refineCompression = r.refineCompression;
+  p.refineVelocity = r.refineVelocity;
+  p.sizeMin = r.sizeMin;
+  p.sizeMax = r.sizeMax;
+  p.aspectMin = r.aspectMin;
+  return p;
+}
+
+// The sizing and remesh phases of one cloth (NOTES §2-3), for cloths whose `remeshing` is on; the dynamics state
+// (handles, masses, springs) then follows the new mesh through the remesher's node map. Obstacle proximity is not
+// wired yet: NoObstacles until the collision subsystem provides a ProximityQuery.
+void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, PhaseTimes& times) {
+  if (!cloth.spec.remeshing.enabled) return;
+  auto sizingStart = Clock::now();
+  const SizingParams sizing = sizingParams(cloth.spec.remeshing);
+  cloth.mesh.updateGeometry();
+  std::vector<Mat2> faceSizing = rawFaceSizing(cloth.mesh, sizing, obstacles);
+  clampFaceSizing(faceSizing, sizing);
+  const std::vector<Mat2> sizingAtVerts = vertexSizing(cloth.mesh, faceSizing);
+  times.sizing += msSince(sizingStart);
+  auto remeshStart = Clock::now();
+  RemeshParams params;
+  params.aspectMin = sizing.aspectMin;
+  RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth));
+  remapDynamics(cloth, result.nodeMap);
+  times.remesh += msSince(remeshStart);
+}
+
+// Sizing and remeshing of every cloth at the current time. The sizing field's obstacle term sees obstacles within
+// ten cloth thicknesses (NOTES §2), through the same proximity queries as the collision phase.
+void adaptCloths(const Shot& shot, Scene& scene, PhaseTimes& times) {
+  const ObstacleProximity obstacles(posesAt(scene.obstacles, scene.time), 10.0 * shot.collision.thickness);
+  for (Cloth& cloth : scene.cloths) adaptCloth(cloth, obstacles, times);
+}
+
+// One frame of simulated time: the physics steps, then sizing and remeshing once per frame.
+void advanceFrame(const Shot& shot, Scene& scene, PhaseTimes& times, int frame) {
+  stepPhysics(shot, scene, frame, times);
   scene.time += shot.frameTime();
-  times.physics += msSince(start);
+  adaptCloths(shot, scene, times);
+}
+
+// Contact quality at the end of a frame, per cloth (stats.jsonl): depth inside obstacles, intersecting triangles.
+struct ContactMeasures {
+  std::vector<double> maxPenetration;  // m
+  std::vector<int> intersections;
+};
+
+ContactMeasures measureContacts(const Scene& scene) {
+  ContactMeasures m;
+  ObstacleField field(posesAt(scene.obstacles, scene.time));
+  std::vector<const Mesh*> meshes;
+  for (const Cloth& cloth : scene.cloths) {
+    m.maxPenetration.push_back(maxPenetration(cloth.mesh, field));
+    meshes.push_back(&cloth.mesh);
+  }
+  m.intersections = countIntersections(meshes);
+  return m;
+}
+
+// Obstacles go to OUT/obstacles/<name>_<frame:05d>.obj: all of them at frame 0, moving ones at every frame.
+void writeObstacles(const Scene& scene, const std::filesystem::path& out, int frame) {
+  for (const Obstacle& o : scene.obstacles) {
+    if (frame > 0 && !o.moves()) continue;
+    std::filesystem::create_directories(out / "obstacles");
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "_%05d.obj", frame);
+    writeFileAtomically(out / "obstacles" / (o.name() + suffix), formatObstacleObj(o, o.positionsAt(scene.time)));
+  }
 }
 
 void writeFrame(const Scene& scene, const std::filesystem::path& out, int frame) {
   for (const Cloth& cloth : scene.cloths) writeObj(cloth.mesh, frameFile(out, cloth.spec.name, frame));
+  writeObstacles(scene, out, frame);
 }
 
-Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalMs) {
+Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalMs, const ContactMeasures& cm) {
   Json line;
   line["frame"] = frame;
   line["time"] = scene.time;
@@ -52,6 +172,10 @@ Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalM
     auto [minEdge, maxEdge] = edgeLengthRange(cloth.mesh);
     cloths.push_back({{"name", cloth.spec.name}, {"nodes", cloth.mesh.nodes.size()},
                       {"faces", cloth.mesh.faces.size()}, {"min_edge", minEdge}, {"max_edge", maxEdge}});
+    const size_t c = cloths.size() - 1;
+    cloths.back()["contacts"] = c < scene.contacts.size() ? scene.contacts[c] : 0;
+    cloths.back()["max_penetration"] = cm.maxPenetration[c];
+    cloths.back()["intersections"] = cm.intersections[c];
   }
   line["cloths"] = cloths;
   return line;
@@ -106,12 +230,20 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   for (int frame = 0; frame <= options.frames; ++frame) {
     auto start = Clock::now();
     PhaseTimes times;
-    if (frame > 0) advanceFrame(shot, scene, times);
+    if (frame > 0) {
+      advanceFrame(shot, scene, times, frame);
+    } else {
+      // Initial refinement: a coarse panel is remeshed to its sizing at rest before frame 0 is written.
+      adaptCloths(shot, scene, times);
+    }
     checkFinite(scene, frame);
     auto ioStart = Clock::now();
     writeFrame(scene, options.out, frame);
     times.io = msSince(ioStart);
-    appendLine(statsFile, statsLine(scene, frame, times, msSince(start)));
+    auto measureStart = Clock::now();
+    const ContactMeasures measures = measureContacts(scene);
+    times.collision += msSince(measureStart);
+    appendLine(statsFile, statsLine(scene, frame, times, msSince(start), measures));
     progress.update(frame, options.frames, progressDetail(scene));
   }
   progress.finish();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "collision/obstacle_config.h"
+#include "dynamics/material_presets.h"
 #include "io/atomic_file.h"
 #include "io/error.h"
 
@@ -64,6 +66,109 @@ bool isFileNameSafe(const std::string& s) {
   return true;
 }
 
+// The keys of a material object that carry a value (everything but `preset`), applied over `m`.
+void applyMaterialKeys(const Json& j, MaterialSpec& m) {
+  if (j.contains("density")) m.density = j["density"].get<double>();
+  if (j.contains("stretch")) m.stretch = j["stretch"].get<double>();
+  if (j.contains("shear")) m.shear = j["shear"].get<double>();
+  if (j.contains("bending")) m.bending = j["bending"].get<double>();
+  if (j.contains("damping")) m.damping = j["damping"].get<double>();
+}
+
+MaterialSpec loadMaterialPreset(const Shot& shot, const std::string& name, const std::string& ptr) {
+  auto file = findMaterialPreset(name, shot.file);
+  if (!file) {
+    auto names = materialPresetNames(shot.file);
+    auto guess = config::didYouMean(name, names);
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    fail(shot, ptr, "unknown material preset \"" + name + "\"" + (guess ? " (did you mean \"" + *guess + "\"?)" : "") +
+                        "; presets: " + (list.empty() ? "none found" : list));
+  }
+  config::Source source{file->string(), file->parent_path()};
+  Json preset = config::resolve(config::parseJson(readFile(*file), file->string()), materialObjectSchema(), source);
+  if (preset.contains("preset"))
+    throw InputError(file->string() + ": /preset: a preset file cannot name another preset");
+  MaterialSpec m;
+  applyMaterialKeys(preset, m);
+  return m;
+}
+
+// `material` is a preset name or an object whose keys override its optional `preset` (or the built-in defaults).
+// The resolved shot gets the complete object, so OUT/shot.resolved.json shows every value used.
+MaterialSpec readMaterial(const Shot& shot, Json& j, const std::string& ptr) {
+  MaterialSpec m;
+  std::string presetPtr = ptr + (j.is_string() ? "" : "/preset");
+  if (j.is_string()) j = Json{{"preset", j.get<std::string>()}};
+  if (j.contains("preset")) m = loadMaterialPreset(shot, j["preset"].get<std::string>(), presetPtr);
+  applyMaterialKeys(j, m);
+  m.preset = j.value("preset", std::string());
+  Json full = Json::object();
+  if (!m.preset.empty()) full["preset"] = m.preset;
+  full["density"] = m.density;
+  full["stretch"] = m.stretch;
+  full["shear"] = m.shear;
+  full["bending"] = m.bending;
+  full["damping"] = m.damping;
+  j = full;
+  return m;
+}
+
+std::vector<HandleKey> readMotion(const Shot& shot, const Json& j, const std::string& ptr) {
+  std::vector<HandleKey> keys;
+  for (size_t i = 0; i < j.size(); ++i) {
+    keys.push_back({j[i]["time"].get<double>(), toVec3(j[i]["translate"])});
+    if (i > 0 && keys[i].time <= keys[i - 1].time)
+      fail(shot, ptr + "/" + std::to_string(i) + "/time", "expected key times in increasing order");
+  }
+  return keys;
+}
+
+HandleSpec readHandle(const Shot& shot, const Json& j, const std::string& ptr) {
+  HandleSpec h;
+  h.place = ptr;
+  int count = int(j.contains("nodes")) + int(j.contains("region")) + int(j.contains("points"));
+  if (count != 1)
+    fail(shot, ptr, "expected exactly one of \"nodes\", \"region\" or \"points\", got " + std::to_string(count));
+  if (j.contains("bind_to"))
+    fail(shot, ptr + "/bind_to", "binding handles to obstacles is not yet available; use a keyframed \"motion\" instead");
+  if (j.contains("nodes")) {
+    h.select = HandleSpec::Select::Nodes;
+    for (size_t i = 0; i < j["nodes"].size(); ++i)
+      h.nodes.push_back(wholeNumber(shot, j["nodes"][i], ptr + "/nodes/" + std::to_string(i)));
+  } else if (j.contains("region")) {
+    h.select = HandleSpec::Select::Region;
+    h.regionMin = toVec2(j["region"]["min"]);
+    h.regionMax = toVec2(j["region"]["max"]);
+    if ((h.regionMax.array() < h.regionMin.array()).any())
+      fail(shot, ptr + "/region", "expected max >= min in both coordinates");
+  } else {
+    h.select = HandleSpec::Select::Points;
+    for (const Json& p : j["points"]) h.points.push_back(toVec3(p));
+  }
+  if (j.contains("motion")) h.motion = readMotion(shot, j["motion"], ptr + "/motion");
+  return h;
+}
+
+// `remeshing`: false (fixed mesh), true (every default, written back so shot.resolved.json shows them) or an object.
+RemeshingSpec readRemeshing(const Shot& shot, Json& j, const std::string& ptr) {
+  RemeshingSpec spec;
+  if (j.is_boolean()) {
+    if (!j.get<bool>()) return spec;
+    j = defaultRemeshing();
+  }
+  spec.enabled = true;
+  spec.refineAngle = j["refine_angle"].get<double>();
+  spec.refineCompression = j["refine_compression"].get<double>();
+  spec.refineVelocity = j["refine_velocity"].get<double>();
+  spec.sizeMin = j["size"][0].get<double>();
+  spec.sizeMax = j["size"][1].get<double>();
+  spec.aspectMin = j["aspect_min"].get<double>();
+  if (spec.sizeMin > spec.sizeMax)
+    fail(shot, ptr + "/size", "expected [min, max] with min <= max, got " + j["size"].dump());
+  return spec;
+}
+
 ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   ClothSpec cloth;
   cloth.place = "/cloths/" + std::to_string(index);
@@ -77,7 +182,14 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   cloth.transform.translate = toVec3(t["translate"]);
   cloth.transform.rotateDeg = toVec3(t["rotate_deg"]);
   cloth.transform.scale = t["scale"].get<double>();
-  cloth.material.density = j["material"]["density"].get<double>();
+  cloth.material = readMaterial(shot, j["material"], cloth.place + "/material");
+  for (size_t i = 0; i < j["handles"].size(); ++i)
+    cloth.handles.push_back(readHandle(shot, j["handles"][i], cloth.place + "/handles/" + std::to_string(i)));
+  if (j.contains("strain_limit")) {
+    const Json& s = j["strain_limit"];
+    cloth.strainLimit = {true, s["min"].get<double>(), s["max"].get<double>(), s["iterations"].get<int>()};
+  }
+  cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
   return cloth;
 }
 
@@ -115,6 +227,15 @@ Shot parseShot(const std::string& text, const fs::path& file) {
            "the name \"" + shot.cloths.back().name + "\" is used by another cloth; names must be unique");
   }
   if (r.contains("camera")) shot.camera = fs::path(r["camera"].get<std::string>());
+  readCollisionConfig(shot, r);
+  shot.stepsPerFrame = r["steps_per_frame"].get<int>();
+  shot.gravity = toVec3(r["gravity"]);
+  shot.solver = r["solver"] == "cg" ? Shot::Solver::CG : Shot::Solver::KangCho;
+  shot.iterations = r["iterations"].get<int>();
+  shot.cgTolerance = r["cg_tolerance"].get<double>();
+  shot.maxSpeed = r["max_speed"].get<double>();
+  const Json& w = r["wind"];
+  shot.wind = {toVec3(w["velocity"]), w["density"].get<double>(), w["drag"].get<double>(), w["lift"].get<double>()};
   return shot;
 }
 

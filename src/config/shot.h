@@ -31,8 +31,56 @@ struct TransformSpec {
   Vec3 apply(const Vec3& p) const { return rotation() * (scale * p) + translate; }
 };
 
+// A fabric's physical parameters (NOTES §5). Every spring constant is derived from these per edge, so the same
+// material behaves the same at any mesh resolution.
 struct MaterialSpec {
-  double density = 0.15;  // area density (kg/m^2)
+  std::string preset;      // name of the preset in conf/materials/ it came from; empty for none
+  double density = 0.15;   // area density (kg/m^2)
+  double stretch = 2000;   // in-plane stiffness along warp and weft (N/m)
+  double shear = 200;      // in-plane stiffness at 45 degrees to warp and weft (N/m)
+  double bending = 5e-6;   // bending stiffness (N*m)
+  double damping = 0.002;  // stiffness-proportional (Rayleigh) damping time (s)
+};
+
+// One key of a handle's motion: a translation reached at `time`, interpolated linearly between keys.
+struct HandleKey {
+  double time = 0;                 // s
+  Vec3 translate = Vec3::Zero();   // m, relative to the handle's nodes' initial positions
+};
+
+// Nodes held by a handle: by index, by a material-space rectangle, or nearest to world points.
+struct HandleSpec {
+  enum class Select { Nodes, Region, Points } select = Select::Nodes;
+  std::string place;               // JSON pointer of the handle, for messages
+  std::vector<int> nodes;          // Nodes
+  Vec2 regionMin = Vec2::Zero(), regionMax = Vec2::Zero();  // Region: material coordinates (m)
+  std::vector<Vec3> points;        // Points: world positions (m) at frame 0
+  std::vector<HandleKey> motion;   // empty: the nodes stay where they are
+};
+
+// Optional strain limiting: edges are pulled back until their length / rest length is within [min, max].
+struct StrainLimitSpec {
+  bool enabled = false;
+  double min = 0.9, max = 1.1;  // ratios (1)
+  int iterations = 4;
+};
+
+// Adaptive remeshing of one cloth (`remeshing`, docs/remeshing.md): the sizing field's thresholds and limits.
+struct RemeshingSpec {
+  bool enabled = false;             // `remeshing: false` (the default) keeps the mesh fixed
+  double refineAngle = 0.3;         // rad: largest change of normal across an edge
+  double refineCompression = 0.01;  // compressive strain tolerated across an edge (per metre)
+  double refineVelocity = 1.0;      // m/s: largest change of velocity across an edge
+  double sizeMin = 0.02, sizeMax = 0.2;  // m: edge length limits
+  double aspectMin = 0.2;           // thinnest allowed element shape (shortest / longest allowed edge)
+};
+
+// Air moving at `velocity`: per-face drag along the normal and lift across the flow (NOTES §5).
+struct WindSpec {
+  Vec3 velocity = Vec3::Zero();  // m/s
+  double density = 1.2;          // air density (kg/m^3)
+  double drag = 1.0;             // drag coefficient (1)
+  double lift = 0.0;             // lift coefficient (1)
 };
 
 struct ClothSpec {
@@ -41,6 +89,46 @@ struct ClothSpec {
   MeshSpec mesh;
   TransformSpec transform;
   MaterialSpec material;
+  std::vector<HandleSpec> handles;
+  StrainLimitSpec strainLimit;
+  RemeshingSpec remeshing;
+};
+
+// A rigid key of an obstacle's motion, applied after the obstacle's `transform` (NOTES §6).
+struct ObstacleKey {
+  double time = 0;                 // s
+  Vec3 translate = Vec3::Zero();   // m
+  Vec3 rotateDeg = Vec3::Zero();   // degrees about X, then Y, then Z
+  double scale = 1.0;              // uniform (1)
+};
+
+// An obstacle: a mesh file, a generated shape, a ground plane or a deforming OBJ sequence, placed by `transform` and
+// optionally moved rigidly by keys. Built into an Obstacle by src/collision/obstacle.h.
+struct ObstacleSpec {
+  enum class Shape { File, Sphere, Box, Ground, Sequence } shape = Shape::File;
+  std::string name;
+  std::string place;               // JSON pointer, for messages ("/obstacles/0")
+  fs::path file;                   // File
+  double radius = 0.5;             // Sphere (m)
+  int subdivisions = 3;            // Sphere: icosahedron subdivisions (20 * 4^n triangles)
+  Vec3 size = Vec3::Ones();        // Box: edge lengths (m)
+  double groundSize = 10;          // Ground: side of the square written for drawing (m); contact uses the whole plane
+  std::string pattern;             // Sequence: printf pattern of absolute file paths, e.g. ".../body_%04d.obj"
+  double sequenceFps = 24;         // Sequence: frames per second of the files
+  int firstFrame = 0;              // Sequence: number of the file shown at time 0
+  TransformSpec transform;
+  std::vector<ObstacleKey> motion; // empty: no rigid motion
+  bool smooth = false;             // motion interpolation: Catmull-Rom (true) or linear (false)
+};
+
+// Contact parameters shared by every cloth (NOTES §6).
+struct CollisionSpec {
+  bool enabled = true;
+  double thickness = 0.005;        // m: cloth is kept this far from obstacles and from itself
+  double obstacleFriction = 0.3;   // Coulomb coefficient cloth-obstacle (1)
+  double selfFriction = 0.2;       // Coulomb coefficient cloth-cloth (1)
+  bool selfCollision = true;
+  int iterations = 8;              // CCD passes before the impact-zone fallback
 };
 
 struct Shot {
@@ -50,13 +138,29 @@ struct Shot {
   int frames = 0;       // frames simulated after the initial frame 0
   std::vector<ClothSpec> cloths;
   std::optional<fs::path> camera;
+  std::vector<ObstacleSpec> obstacles;
+  CollisionSpec collision;
+  // dynamics (NOTES §5)
+  int stepsPerFrame = 4;
+  Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2, Y is up
+  enum class Solver { KangCho, CG } solver = Solver::KangCho;
+  int iterations = 1;        // Jacobi sweeps of the Kang-Cho update (1 = the paper's one-iteration update)
+  double cgTolerance = 1e-8; // relative residual of the CG reference solve
+  double maxSpeed = 100;     // m/s; a node faster than this stops the run (SimulationError)
+  WindSpec wind;
   config::Json resolved;  // the whole shot with every default filled in (written to OUT/shot.resolved.json)
 
   double frameTime() const { return 1.0 / fps; }
+  double stepTime() const { return frameTime() / stepsPerFrame; }
 };
+
+// The schema of a cloth's `material` object (also the format of the preset files conf/materials/<name>.json).
+config::Field materialObjectSchema();
 
 // The schema of a shot file.
 const config::Field& shotSchema();
+// The resolved value of `remeshing: true`: the remeshing object with every default filled in.
+config::Json defaultRemeshing();
 
 // Reads, validates and types a shot. Every problem is an InputError naming the file and the JSON path.
 Shot loadShot(const fs::path& file);

@@ -2,6 +2,8 @@
 // (`adacloth schema > docs/shot-format.md`; a test fails when they differ).
 #include "config/shot.h"
 
+#include "collision/obstacle_config.h"
+
 namespace adacloth {
 namespace {
 
@@ -42,9 +44,83 @@ Field transformSchema() {
 }
 
 Field materialSchema() {
-  return object("material", {
-      number("density", "Area density of the fabric.").inUnit("kg/m^2").atLeast(0, true).defaults(0.15),
-  }, "The fabric's physical parameters.").defaults(Json::object());
+  Field preset = string("material", "Name of a preset: conf/materials/<name>.json (cotton, silk, denim, jersey, ...).")
+                     .withExample("cotton");
+  return oneOf("material", {preset, materialObjectSchema()},
+               "The fabric: a preset name, or an object of physical parameters (optionally based on a `preset`). "
+               "Spring constants are derived from these per edge and face area, so behaviour does not depend on "
+               "mesh resolution (docs/materials.md).")
+      .defaults(Json::object());
+}
+
+Field strainLimitSchema() {
+  return object("strain_limit", {
+      number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1).defaults(0.9),
+      number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(1.1),
+      integer("iterations", "Passes over all edges per step; more passes enforce the limits more exactly.")
+          .atLeast(1).defaults(4),
+  }, "Strain limiting after each step: over- or under-stretched edges are pulled back within [min, max]. Absent: "
+     "no limiting.").isOptional();
+}
+
+Field remeshingObjectSchema() {
+  return object("remeshing", {
+      number("refine_angle", "Largest change of the surface normal across one edge; smaller refines curved regions "
+                             "more.").inUnit("rad").atLeast(0, true).defaults(0.3),
+      number("refine_compression", "Compressive strain tolerated across one edge (per metre of reference length, "
+                                   "as in ARCSim); smaller refines compressed, buckling regions more.")
+          .atLeast(0, true).defaults(0.01),
+      number("refine_velocity", "Largest change of velocity across one edge; smaller refines fast-deforming regions "
+                                "more.").inUnit("m/s").atLeast(0, true).defaults(1.0),
+      vec2("size", "Shortest and longest edge the remesher may make, in material space.").inUnit("m")
+          .atLeast(0, true).defaults(Json::array({0.02, 0.2})),
+      number("aspect_min", "Thinnest allowed element: smallest ratio of the shortest to the longest allowed edge "
+                           "length at a point.").atLeast(0, true).atMost(1).defaults(0.2),
+  }, "Adaptive remeshing settings (see docs/remeshing.md).");
+}
+
+Field remeshingSchema() {
+  return oneOf("remeshing", {boolean("remeshing", "false: fixed mesh; true: adaptive with every default."),
+                             remeshingObjectSchema()},
+               "Adaptive anisotropic remeshing once per frame (Narain et al. 2012), with initial refinement to the "
+               "rest sizing before frame 0: `false` keeps the mesh fixed, `true` or an object turns it on.")
+      .defaults(false)
+      .withExample(Json::object({{"size", Json::array({0.01, 0.1})}}));
+}
+
+Field handleSchema() {
+  Field key = object("key", {
+      number("time", "Time of this key.").inUnit("s").atLeast(0),
+      vec3("translate", "Displacement of the handle's nodes from their initial positions at `time`.").inUnit("m"),
+  }, "One key of a handle's motion.");
+  Field region = object("region", {
+      vec2("min", "Lower corner of the rectangle in material coordinates.").inUnit("m"),
+      vec2("max", "Upper corner of the rectangle in material coordinates.").inUnit("m"),
+  }, "Every node with a material point inside this rectangle (after `transform`'s scale).");
+  return object("handle", {
+      array("nodes", integer("node", "A node index (0-based, the OBJ `v` order).").atLeast(0),
+            "Nodes held, by index.").isOptional().withExample(Json::array({0, 32})),
+      region.isOptional(),
+      array("points", vec3("point", "A world position (m)."),
+            "For each point, the node nearest to it at frame 0 (world coordinates, after `transform`).")
+          .isOptional(),
+      array("motion", key, "Keyframed translation of the held nodes, linear between keys and held before the first "
+                            "and after the last. Absent: the nodes stay fixed.").isOptional(),
+      string("bind_to", "Name of an obstacle whose surface the nodes follow. Not yet available: any value is an "
+                        "error (use `motion` for now).").isOptional(),
+  }, "Nodes pinned in place or moved along a keyframed path. Exactly one of `nodes`, `region` or `points`.");
+}
+
+Field windSchema() {
+  return object("wind", {
+      vec3("velocity", "Velocity of the air.").inUnit("m/s").defaults(Json::array({0.0, 0.0, 0.0})),
+      number("density", "Density of the air.").inUnit("kg/m^3").atLeast(0).defaults(1.2),
+      number("drag", "Drag coefficient: force 0.5 rho C_d A |v_n| v_n along the face normal, v_n the normal "
+                     "component of the air's velocity relative to the face.").inUnit("1").atLeast(0).defaults(1.0),
+      number("lift", "Lift coefficient: force 0.5 rho C_l A |v|^2 cos(a) sin(a) across the relative flow, a the "
+                     "angle between flow and normal.").inUnit("1").atLeast(0).defaults(0.0),
+  }, "Aerodynamic forces per face from the velocity relative to the air. With the default still air, `drag` "
+     "is air resistance.").defaults(Json::object());
 }
 
 Field clothSchema() {
@@ -54,6 +130,9 @@ Field clothSchema() {
       meshSchema(),
       transformSchema(),
       materialSchema(),
+      array("handles", handleSchema(), "Pinned or animated nodes.").defaults(Json::array()),
+      strainLimitSchema(),
+      remeshingSchema(),
   }, "One piece of cloth (a garment may be several panels sewn together in one mesh).");
 }
 
@@ -68,12 +147,52 @@ Field buildShotSchema() {
       cloths,
       path("camera", "Camera path (cameras/*.json) used by `render` and view-dependent refinement.").isOptional()
           .withExample("../cameras/drape.json"),
+      integer("steps_per_frame", "Time steps per frame; the step is 1 / (fps * steps_per_frame).").atLeast(1)
+          .defaults(4),
+      vec3("gravity", "Gravitational acceleration (Y is up).").inUnit("m/s^2")
+          .defaults(Json::array({0.0, -9.81, 0.0})),
+      enumeration("solver", {"kang_cho", "cg"},
+                  "Linear solve of each implicit step: \"kang_cho\" = the per-node Jacobi update of Kang and Cho "
+                  "(fast), \"cg\" = Eigen's conjugate gradient on the same system (the reference).")
+          .defaults("kang_cho"),
+      integer("iterations", "Jacobi sweeps of the kang_cho update (1 = the paper's one-iteration update).")
+          .atLeast(1).defaults(1),
+      number("cg_tolerance", "Relative residual at which the cg solve stops.").inUnit("1").atLeast(0, true)
+          .defaults(1e-8),
+      number("max_speed", "A node faster than this stops the run with exit code 3 (a blow-up guard).")
+          .inUnit("m/s").atLeast(0, true).defaults(100.0),
+      windSchema(),
+      obstaclesSchema(),
+      collisionSchema(),
   }, "A shot file (conf/*.json) describes one simulation: its cloths, obstacles and camera. Paths are relative to "
      "the shot file. Units are SI (metres, seconds, kilograms) unless a key says otherwise (`_deg`: degrees). "
      "Unknown keys are errors.");
 }
 
 }  // namespace
+
+// Keys absent from an inline material take the value of its `preset`, or else the built-in default (cotton).
+config::Field materialObjectSchema() {
+  return object("material", {
+      string("preset", "Preset whose values the keys given here override (conf/materials/<name>.json).")
+          .isOptional().withExample("denim"),
+      number("density", "Area density of the fabric. Default 0.15 (cotton).").inUnit("kg/m^2").atLeast(0, true)
+          .isOptional(),
+      number("stretch", "In-plane stiffness along warp and weft (material u and v axes). Default 2000 (cotton).")
+          .inUnit("N/m").atLeast(0).isOptional(),
+      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default 200 (cotton).").inUnit("N/m")
+          .atLeast(0).isOptional(),
+      number("bending", "Bending stiffness (moment per length per curvature). Default 5e-6 (cotton).")
+          .inUnit("N*m").atLeast(0).isOptional(),
+      number("damping", "Stiffness-proportional damping time: damping force = damping x stiffness x velocity "
+                        "difference. Default 0.002 (cotton).").inUnit("s").atLeast(0).isOptional(),
+  }, "The fabric's physical parameters.");
+}
+
+config::Json defaultRemeshing() {
+  static const config::Json value = config::resolve(Json::object(), remeshingObjectSchema(), {"defaults", "."});
+  return value;
+}
 
 const config::Field& shotSchema() {
   static const config::Field schema = buildShotSchema();

@@ -1,0 +1,116 @@
+#include "collision/bvh.h"
+
+#include <algorithm>
+
+namespace adacloth {
+
+void Bvh::build(const std::vector<Aabb>& boxes) {
+  nodes_.clear();
+  primitives_ = boxes.size();
+  if (boxes.empty()) return;
+  nodes_.reserve(2 * boxes.size());
+  std::vector<int> ids(boxes.size());
+  std::vector<Vec3> centres(boxes.size());
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    ids[i] = int(i);
+    centres[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
+  }
+  buildRange(ids, centres, boxes, 0, int(ids.size()));
+}
+
+int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes,
+                    int begin, int end) {
+  const int index = int(nodes_.size());
+  nodes_.emplace_back();
+  if (end - begin == 1) {
+    nodes_[index].primitive = ids[begin];
+    nodes_[index].box = boxes[ids[begin]];
+    return index;
+  }
+  Aabb spread;
+  for (int i = begin; i < end; ++i) spread.add(centres[ids[i]]);
+  int axis;
+  (spread.hi - spread.lo).maxCoeff(&axis);
+  const int mid = (begin + end) / 2;
+  // Ties broken by index so the tree does not depend on the standard library's nth_element.
+  std::nth_element(ids.begin() + begin, ids.begin() + mid, ids.begin() + end, [&](int a, int b) {
+    return centres[a][axis] < centres[b][axis] || (centres[a][axis] == centres[b][axis] && a < b);
+  });
+  const int left = buildRange(ids, centres, boxes, begin, mid);
+  const int right = buildRange(ids, centres, boxes, mid, end);
+  nodes_[index].left = left;
+  nodes_[index].right = right;
+  nodes_[index].box = nodes_[left].box;
+  nodes_[index].box.add(nodes_[right].box);
+  return index;
+}
+
+void Bvh::refit(const std::vector<Aabb>& boxes) {
+  // Children come after their parent, so a reverse sweep sees children first.
+  for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
+    Node& n = nodes_[i];
+    if (n.left < 0) {
+      n.box = boxes[n.primitive];
+    } else {
+      n.box = nodes_[n.left].box;
+      n.box.add(nodes_[n.right].box);
+    }
+  }
+}
+
+void Bvh::selfOverlaps(const std::function<void(int, int)>& visit) const {
+  if (!nodes_.empty()) selfRecurse(0, visit);
+}
+
+void Bvh::selfRecurse(int n, const std::function<void(int, int)>& visit) const {
+  const Node& node = nodes_[n];
+  if (node.left < 0) return;
+  selfRecurse(node.left, visit);
+  selfRecurse(node.right, visit);
+  pairRecurse(*this, node.left, node.right, visit);
+}
+
+void Bvh::overlaps(const Bvh& other, const std::function<void(int, int)>& visit) const {
+  if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, visit);
+}
+
+void Bvh::pairRecurse(const Bvh& b, int na, int nb, const std::function<void(int, int)>& visit) const {
+  const Node& x = nodes_[na];
+  const Node& y = b.nodes_[nb];
+  if (!x.box.overlaps(y.box)) return;
+  const bool xLeaf = x.left < 0, yLeaf = y.left < 0;
+  if (xLeaf && yLeaf) {
+    visit(x.primitive, y.primitive);
+  } else if (yLeaf || (!xLeaf && (x.box.hi - x.box.lo).sum() >= (y.box.hi - y.box.lo).sum())) {
+    pairRecurse(b, x.left, nb, visit);
+    pairRecurse(b, x.right, nb, visit);
+  } else {
+    pairRecurse(b, na, y.left, visit);
+    pairRecurse(b, na, y.right, visit);
+  }
+}
+
+void Bvh::nearest(const Vec3& p, double squaredBound, const std::function<double(int)>& visit) const {
+  if (nodes_.empty()) return;
+  std::vector<int> stack = {0};
+  while (!stack.empty()) {
+    const Node& n = nodes_[stack.back()];
+    stack.pop_back();
+    if (n.box.squaredDistance(p) > squaredBound) continue;
+    if (n.left < 0) {
+      squaredBound = std::min(squaredBound, visit(n.primitive));
+      continue;
+    }
+    double dl = nodes_[n.left].box.squaredDistance(p), dr = nodes_[n.right].box.squaredDistance(p);
+    // Push the farther child first so the nearer one is explored first and tightens the bound early.
+    if (dl <= dr) {
+      stack.push_back(n.right);
+      stack.push_back(n.left);
+    } else {
+      stack.push_back(n.left);
+      stack.push_back(n.right);
+    }
+  }
+}
+
+}  // namespace adacloth

@@ -1,0 +1,63 @@
+#include "collision/measure.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "collision/bvh.h"
+#include "collision/geometry.h"
+
+namespace adacloth {
+
+double maxPenetration(const Mesh& cloth, const ObstacleField& obstacles) {
+  if (obstacles.empty()) return 0.0;
+  std::vector<double> depth(cloth.nodes.size(), 0.0);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (long i = 0; i < long(cloth.nodes.size()); ++i) {
+    auto s = obstacles.nearest(cloth.nodes[i].x, std::numeric_limits<double>::infinity());
+    if (s && s->distance < 0) depth[i] = -s->distance;
+  }
+  return depth.empty() ? 0.0 : *std::max_element(depth.begin(), depth.end());
+}
+
+namespace {
+
+std::vector<Aabb> faceBoxes(const Mesh& m) {
+  std::vector<Aabb> boxes(m.faces.size());
+  for (size_t f = 0; f < m.faces.size(); ++f) {
+    Tri t = m.faceNodes(int(f));
+    for (int k = 0; k < 3; ++k) boxes[f].add(m.nodes[t[k]].x);
+  }
+  return boxes;
+}
+
+bool facesIntersect(const Mesh& a, int fa, const Mesh& b, int fb, bool same) {
+  Tri ta = a.faceNodes(fa), tb = b.faceNodes(fb);
+  if (same)
+    for (int i : ta)
+      for (int j : tb)
+        if (i == j) return false;
+  return trianglesIntersect(a.nodes[ta[0]].x, a.nodes[ta[1]].x, a.nodes[ta[2]].x, b.nodes[tb[0]].x,
+                            b.nodes[tb[1]].x, b.nodes[tb[2]].x);
+}
+
+}  // namespace
+
+std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths) {
+  std::vector<Bvh> trees(cloths.size());
+  for (size_t c = 0; c < cloths.size(); ++c) trees[c].build(faceBoxes(*cloths[c]));
+  std::vector<int> count(cloths.size(), 0);
+  for (size_t a = 0; a < cloths.size(); ++a) {
+    std::vector<std::pair<int, int>> pairs;
+    trees[a].selfOverlaps([&](int i, int j) { pairs.push_back({i, j}); });
+    for (const auto& [i, j] : pairs) count[a] += facesIntersect(*cloths[a], i, *cloths[a], j, true);
+    for (size_t b = a + 1; b < cloths.size(); ++b) {
+      int between = 0;
+      trees[a].overlaps(trees[b], [&](int i, int j) { between += facesIntersect(*cloths[a], i, *cloths[b], j, false); });
+      count[a] += between;
+      count[b] += between;
+    }
+  }
+  return count;
+}
+
+}  // namespace adacloth

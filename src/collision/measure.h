@@ -1,0 +1,18 @@
+#pragma once
+// Contact quality measured per frame (stats.jsonl): how deep cloth nodes are inside obstacles and how many pairs of
+// cloth triangles intersect (NOTES §6, §8).
+#include <vector>
+
+#include "collision/obstacle_field.h"
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+// Largest depth (m) of any node of `cloth` inside an obstacle; 0 when none is inside.
+double maxPenetration(const Mesh& cloth, const ObstacleField& obstacles);
+
+// For each cloth, the number of pairs of its triangles that intersect another triangle of the same or another
+// cloth (pairs sharing a node are neighbours, not intersections). A pair between two cloths counts for both.
+std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths);
+
+}  // namespace adacloth

@@ -1,0 +1,268 @@
+#include "collision/obstacle.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "io/atomic_file.h"
+#include "io/error.h"
+
+namespace adacloth {
+namespace {
+
+std::string sequenceFile(const std::string& pattern, int number) {
+  char buf[4096];
+  std::snprintf(buf, sizeof buf, pattern.c_str(), number);
+  return buf;
+}
+
+Mat3 eulerDeg(const Vec3& deg) {
+  const double r = M_PI / 180.0;
+  return (Eigen::AngleAxisd(deg.z() * r, Vec3::UnitZ()) * Eigen::AngleAxisd(deg.y() * r, Vec3::UnitY()) *
+          Eigen::AngleAxisd(deg.x() * r, Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+// A key's channels as one vector (translate, rotate_deg, scale) so both interpolations treat them alike. Euler angles
+// are interpolated per channel, as animation tools do, so a key may spin an obstacle by more than a half turn.
+using Channels = Eigen::Matrix<double, 7, 1>;
+Channels channelsOf(const ObstacleKey& k) {
+  Channels c;
+  c << k.translate, k.rotateDeg, k.scale;
+  return c;
+}
+
+// Catmull-Rom tangent at key i (per second), zero at the first and last key (ease in and out).
+Channels tangent(const std::vector<ObstacleKey>& keys, size_t i) {
+  if (i == 0 || i + 1 == keys.size()) return Channels::Zero();
+  return (channelsOf(keys[i + 1]) - channelsOf(keys[i - 1])) / (keys[i + 1].time - keys[i - 1].time);
+}
+
+Channels interpolate(const std::vector<ObstacleKey>& keys, bool smooth, double t) {
+  if (t <= keys.front().time) return channelsOf(keys.front());
+  if (t >= keys.back().time) return channelsOf(keys.back());
+  size_t i = 0;
+  while (keys[i + 1].time < t) ++i;
+  const double h = keys[i + 1].time - keys[i].time, s = (t - keys[i].time) / h;
+  const Channels a = channelsOf(keys[i]), b = channelsOf(keys[i + 1]);
+  if (!smooth) return (1 - s) * a + s * b;
+  // Cubic Hermite basis.
+  const double s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * a + (s3 - 2 * s2 + s) * h * tangent(keys, i) + (-2 * s3 + 3 * s2) * b +
+         (s3 - s2) * h * tangent(keys, i + 1);
+}
+
+}  // namespace
+
+Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile) : spec_(spec), shotFile_(shotFile) {
+  using Shape = ObstacleSpec::Shape;
+  switch (spec.shape) {
+    case Shape::Sphere: makeIcosphere(spec.radius, spec.subdivisions, rest_, faces_); break;
+    case Shape::Box: makeBox(spec.size, rest_, faces_); break;
+    case Shape::Ground: makeGroundSquare(spec.groundSize, rest_, faces_); break;
+    case Shape::File:
+      if (!std::filesystem::exists(spec.file))
+        throw InputError(shotFile + ": " + spec.place + "/mesh: mesh file " + spec.file.string() + " does not exist");
+      readObstacleObj(spec.file.string(), rest_, faces_);
+      break;
+    case Shape::Sequence: {
+      const std::string first = sequenceFile(spec.pattern, spec.firstFrame);
+      if (!std::filesystem::exists(first))
+        throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/pattern: the first file " + first +
+                         " does not exist");
+      readObstacleObj(first, rest_, faces_);
+      sequenceFrames_ = 1;
+      while (sequenceFrames_ < 1000000 && std::filesystem::exists(sequenceFile(spec.pattern, spec.firstFrame + sequenceFrames_)))
+        ++sequenceFrames_;
+      cache_[0] = rest_;
+      break;
+    }
+  }
+  if (faces_.empty()) throw InputError(shotFile + ": " + spec.place + "/mesh: the obstacle has no triangles");
+  edges_ = uniqueEdges(faces_);
+  for (size_t k = 1; k < spec.motion.size(); ++k)
+    if (!(spec.motion[k].time > spec.motion[k - 1].time))
+      throw InputError(shotFile + ": " + spec.place + "/motion/" + std::to_string(k) +
+                       "/time: expected key times in increasing order");
+}
+
+bool Obstacle::moves() const {
+  return spec_.motion.size() > 1 || (spec_.shape == ObstacleSpec::Shape::Sequence && sequenceFrames_ > 1);
+}
+
+Mat3 Obstacle::linearAt(double t, Vec3& translation) const {
+  const TransformSpec& tr = spec_.transform;
+  Mat3 placement = tr.scale * tr.rotation();
+  translation = tr.translate;
+  if (spec_.motion.empty()) return placement;
+  Channels c = interpolate(spec_.motion, spec_.smooth, t);
+  const Mat3 key = c[6] * eulerDeg(c.segment<3>(3));
+  translation = key * translation + c.head<3>();
+  return key * placement;
+}
+
+const std::vector<Vec3>& Obstacle::sequenceFrame(int index) const {
+  auto found = cache_.find(index);
+  if (found != cache_.end()) return found->second;
+  if (cache_.size() >= 4) {  // keep frame 0 (the rest shape) and drop the one farthest from `index`
+    auto far = std::max_element(std::next(cache_.begin()), cache_.end(), [&](const auto& a, const auto& b) {
+      return std::abs(a.first - index) < std::abs(b.first - index);
+    });
+    cache_.erase(far);
+  }
+  const std::string file = sequenceFile(spec_.pattern, spec_.firstFrame + index);
+  std::vector<Vec3> x;
+  std::vector<Tri> faces;
+  readObstacleObj(file, x, faces);
+  if (x.size() != rest_.size() || faces != faces_)
+    throw InputError(file + ": expected the same vertices and faces as the sequence's first file (" +
+                     std::to_string(rest_.size()) + " vertices, " + std::to_string(faces_.size()) + " faces)");
+  return cache_[index] = std::move(x);
+}
+
+std::vector<Vec3> Obstacle::restPositionsAt(double t) const {
+  if (spec_.shape != ObstacleSpec::Shape::Sequence || sequenceFrames_ == 1) return rest_;
+  const double f = std::clamp(t * spec_.sequenceFps, 0.0, double(sequenceFrames_ - 1));
+  const int i = std::min(int(std::floor(f)), sequenceFrames_ - 1), j = std::min(i + 1, sequenceFrames_ - 1);
+  const double s = f - i;
+  std::vector<Vec3> a = sequenceFrame(i);  // copy: loading j may evict i
+  if (s == 0 || i == j) return a;
+  const std::vector<Vec3>& b = sequenceFrame(j);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = (1 - s) * a[k] + s * b[k];
+  return a;
+}
+
+std::vector<Vec3> Obstacle::positionsAt(double t) const {
+  Vec3 translation;
+  const Mat3 linear = linearAt(t, translation);
+  std::vector<Vec3> x = restPositionsAt(t);
+  for (Vec3& p : x) p = linear * p + translation;
+  return x;
+}
+
+ObstaclePose poseAt(const Obstacle& obstacle, double t) {
+  ObstaclePose pose;
+  pose.obstacle = &obstacle;
+  pose.x = obstacle.positionsAt(t);
+  if (obstacle.isGround()) {
+    const Tri& f = obstacle.faces()[0];
+    pose.planePoint = pose.x[f[0]];
+    pose.planeNormal = (pose.x[f[1]] - pose.x[f[0]]).cross(pose.x[f[2]] - pose.x[f[0]]).normalized();
+  }
+  return pose;
+}
+
+std::vector<ObstaclePose> posesAt(const std::vector<Obstacle>& obstacles, double t) {
+  std::vector<ObstaclePose> poses;
+  for (const Obstacle& o : obstacles) poses.push_back(poseAt(o, t));
+  return poses;
+}
+
+void makeIcosphere(double radius, int subdivisions, std::vector<Vec3>& x, std::vector<Tri>& faces) {
+  const double g = (1 + std::sqrt(5.0)) / 2;
+  x = {{-1, g, 0}, {1, g, 0}, {-1, -g, 0}, {1, -g, 0}, {0, -1, g}, {0, 1, g},
+       {0, -1, -g}, {0, 1, -g}, {g, 0, -1}, {g, 0, 1}, {-g, 0, -1}, {-g, 0, 1}};
+  faces = {{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+           {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8},
+           {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}};
+  for (Vec3& p : x) p.normalize();
+  for (int s = 0; s < subdivisions; ++s) {
+    std::map<std::pair<int, int>, int> midpoint;
+    auto mid = [&](int a, int b) {
+      auto key = std::minmax(a, b);
+      auto it = midpoint.find(key);
+      if (it != midpoint.end()) return it->second;
+      x.push_back((x[a] + x[b]).normalized());
+      return midpoint[key] = int(x.size()) - 1;
+    };
+    std::vector<Tri> finer;
+    for (const Tri& f : faces) {
+      int ab = mid(f[0], f[1]), bc = mid(f[1], f[2]), ca = mid(f[2], f[0]);
+      finer.push_back({f[0], ab, ca});
+      finer.push_back({f[1], bc, ab});
+      finer.push_back({f[2], ca, bc});
+      finer.push_back({ab, bc, ca});
+    }
+    faces = std::move(finer);
+  }
+  for (Vec3& p : x) p *= radius;
+}
+
+void makeBox(const Vec3& size, std::vector<Vec3>& x, std::vector<Tri>& faces) {
+  x.clear();
+  for (int i = 0; i < 8; ++i)
+    x.push_back(0.5 * Vec3((i & 1 ? 1 : -1) * size.x(), (i & 2 ? 1 : -1) * size.y(), (i & 4 ? 1 : -1) * size.z()));
+  // Two triangles per side, counter-clockwise seen from outside.
+  faces = {{0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}, {0, 1, 5}, {0, 5, 4},
+           {2, 6, 7}, {2, 7, 3}, {0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}};
+}
+
+void makeGroundSquare(double side, std::vector<Vec3>& x, std::vector<Tri>& faces) {
+  const double h = side / 2;
+  x = {{-h, 0, -h}, {-h, 0, h}, {h, 0, h}, {h, 0, -h}};
+  faces = {{0, 1, 2}, {0, 2, 3}};  // (1-0) x (2-0) points along +Y
+}
+
+void readObstacleObj(const std::string& file, std::vector<Vec3>& x, std::vector<Tri>& faces) {
+  std::istringstream in(readFile(file));
+  x.clear();
+  faces.clear();
+  std::string line;
+  int lineNo = 0;
+  auto fail = [&](const std::string& what) { throw InputError(file + ":" + std::to_string(lineNo) + ": " + what); };
+  while (std::getline(in, line)) {
+    ++lineNo;
+    std::istringstream tokens(line);
+    std::string tag;
+    tokens >> tag;
+    if (tag == "v") {
+      Vec3 p;
+      for (int i = 0; i < 3; ++i) {
+        std::string tok;
+        char* end = nullptr;
+        if (!(tokens >> tok)) fail("expected 3 coordinates");
+        p[i] = std::strtod(tok.c_str(), &end);
+        if (*end != '\0' || !std::isfinite(p[i])) fail("coordinate '" + tok + "' is not a finite number");
+      }
+      x.push_back(p);
+    } else if (tag == "f") {
+      std::vector<int> corners;
+      std::string tok;
+      while (tokens >> tok) {
+        char* end = nullptr;
+        long i = std::strtol(tok.c_str(), &end, 10);
+        if (end == tok.c_str() || (*end != '\0' && *end != '/')) fail("face corner '" + tok + "' is not an index");
+        if (i < 0) i += long(x.size()) + 1;  // relative index
+        if (i < 1 || i > long(x.size())) fail("face index " + tok + " is out of range");
+        corners.push_back(int(i - 1));
+      }
+      if (corners.size() < 3) fail("a face needs at least 3 corners");
+      for (size_t k = 1; k + 1 < corners.size(); ++k) faces.push_back({corners[0], corners[k], corners[k + 1]});
+    }
+  }
+  if (x.empty()) throw InputError(file + ": no vertices");
+}
+
+std::string formatObstacleObj(const Obstacle& obstacle, const std::vector<Vec3>& x) {
+  std::string out = "# adacloth obstacle " + obstacle.name() + "\n";
+  for (const Vec3& p : x)
+    out += "v " + formatDouble(p.x()) + " " + formatDouble(p.y()) + " " + formatDouble(p.z()) + "\n";
+  for (const Tri& f : obstacle.faces())
+    out += "f " + std::to_string(f[0] + 1) + " " + std::to_string(f[1] + 1) + " " + std::to_string(f[2] + 1) + "\n";
+  return out;
+}
+
+std::vector<std::array<int, 2>> uniqueEdges(const std::vector<Tri>& faces) {
+  std::vector<std::array<int, 2>> edges;
+  for (const Tri& f : faces)
+    for (int i = 0; i < 3; ++i) edges.push_back({std::min(f[i], f[(i + 1) % 3]), std::max(f[i], f[(i + 1) % 3])});
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return edges;
+}
+
+}  // namespace adacloth

@@ -1,0 +1,73 @@
+#pragma once
+// Obstacles: triangle meshes the cloth cannot pass through, with a position for every time (NOTES §6).
+// Static, rigidly animated by keys (translate, rotate, scale; linear or Catmull-Rom), deforming (an OBJ sequence
+// interpolated between files), or a ground plane (an infinite half-space; a square is kept only for drawing).
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/shot.h"
+#include "mesh/types.h"
+
+namespace adacloth {
+
+class Obstacle {
+ public:
+  // Loads or generates the mesh. Missing or malformed files are InputErrors naming `shotFile` and the JSON pointer.
+  Obstacle(const ObstacleSpec& spec, const std::string& shotFile);
+
+  const ObstacleSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }
+  bool isGround() const { return spec_.shape == ObstacleSpec::Shape::Ground; }
+  // True when the obstacle's shape or placement changes with time (keys or a sequence of more than one file).
+  bool moves() const;
+
+  const std::vector<Tri>& faces() const { return faces_; }
+  const std::vector<std::array<int, 2>>& edges() const { return edges_; }
+  size_t nodeCount() const { return rest_.size(); }
+
+  // World positions of the mesh's nodes at time t (s).
+  std::vector<Vec3> positionsAt(double t) const;
+
+ private:
+  Mat3 linearAt(double t, Vec3& translation) const;
+  const std::vector<Vec3>& sequenceFrame(int index) const;
+  std::vector<Vec3> restPositionsAt(double t) const;
+
+  ObstacleSpec spec_;
+  std::string shotFile_;
+  std::vector<Vec3> rest_;  // before transform and motion (frame `firstFrame` for a sequence)
+  std::vector<Tri> faces_;
+  std::vector<std::array<int, 2>> edges_;
+  int sequenceFrames_ = 1;  // number of files found for a sequence
+  mutable std::map<int, std::vector<Vec3>> cache_;  // a few sequence frames, by index from firstFrame
+};
+
+// An obstacle's state at one instant: world positions of its nodes and, for a ground, its plane.
+struct ObstaclePose {
+  const Obstacle* obstacle = nullptr;
+  std::vector<Vec3> x;                  // m
+  Vec3 planePoint = Vec3::Zero();       // ground only: a point of the plane (m)
+  Vec3 planeNormal = Vec3::UnitY();     // ground only: unit normal pointing to the free side
+};
+
+ObstaclePose poseAt(const Obstacle& obstacle, double t);
+std::vector<ObstaclePose> posesAt(const std::vector<Obstacle>& obstacles, double t);
+
+// Generated shapes (outward-facing, counter-clockwise seen from outside).
+void makeIcosphere(double radius, int subdivisions, std::vector<Vec3>& x, std::vector<Tri>& faces);
+void makeBox(const Vec3& size, std::vector<Vec3>& x, std::vector<Tri>& faces);  // centred at the origin
+void makeGroundSquare(double side, std::vector<Vec3>& x, std::vector<Tri>& faces);  // y = 0, normal +Y
+
+// Positions and triangles of an OBJ file (`v` and `f` only; polygons fan-triangulated). InputError on bad input.
+void readObstacleObj(const std::string& file, std::vector<Vec3>& x, std::vector<Tri>& faces);
+
+// OBJ text of an obstacle pose (v and f lines), for OUT/obstacles/<name>_<frame:05d>.obj.
+std::string formatObstacleObj(const Obstacle& obstacle, const std::vector<Vec3>& x);
+
+// The unique undirected edges of a triangle list, sorted.
+std::vector<std::array<int, 2>> uniqueEdges(const std::vector<Tri>& faces);
+
+}  // namespace adacloth

@@ -1,0 +1,96 @@
+#include "collision/obstacle_field.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "collision/geometry.h"
+
+namespace adacloth {
+namespace {
+
+double cornerAngle(const Vec3& at, const Vec3& a, const Vec3& b) {
+  const Vec3 u = a - at, v = b - at;
+  return std::atan2(u.cross(v).norm(), u.dot(v));
+}
+
+int edgeIndex(const std::vector<std::array<int, 2>>& edges, int a, int b) {
+  std::array<int, 2> key = {std::min(a, b), std::max(a, b)};
+  return int(std::lower_bound(edges.begin(), edges.end(), key) - edges.begin());
+}
+
+}  // namespace
+
+ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
+  for (const ObstaclePose& pose : poses) {
+    if (pose.obstacle->isGround()) {
+      planes_.push_back({pose.planePoint, pose.planeNormal});
+      continue;
+    }
+    MeshData m;
+    m.x = pose.x;
+    m.faces = pose.obstacle->faces();
+    m.edges = pose.obstacle->edges();
+    m.vertexNormal.assign(m.x.size(), Vec3::Zero());
+    m.edgeNormal.assign(m.edges.size(), Vec3::Zero());
+    std::vector<Aabb> boxes(m.faces.size());
+    for (size_t f = 0; f < m.faces.size(); ++f) {
+      const Tri& t = m.faces[f];
+      const Vec3 n = (m.x[t[1]] - m.x[t[0]]).cross(m.x[t[2]] - m.x[t[0]]).normalized();
+      m.faceNormal.push_back(n.allFinite() ? n : Vec3::Zero());
+      for (int k = 0; k < 3; ++k) {
+        boxes[f].add(m.x[t[k]]);
+        m.vertexNormal[t[k]] += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * m.faceNormal[f];
+        m.edgeNormal[edgeIndex(m.edges, t[k], t[(k + 1) % 3])] += m.faceNormal[f];
+      }
+    }
+    m.tree.build(boxes);
+    meshes_.push_back(std::move(m));
+  }
+}
+
+std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance) const {
+  std::optional<ProximitySample> best;
+  double bestAbs = maxDistance;
+  for (const auto& [point, normal] : planes_) {
+    const double h = normal.dot(x - point);
+    if (h <= bestAbs) {  // inside a half-space counts at any depth
+      best = ProximitySample{h, normal};
+      bestAbs = std::max(h, 0.0);
+    }
+  }
+  for (const MeshData& m : meshes_) {
+    int bestFace = -1;
+    TriangleClosest bestHit;
+    m.tree.nearest(x, bestAbs * bestAbs, [&](int f) {
+      const Tri& t = m.faces[f];
+      TriangleClosest c = closestOnTriangle(x, m.x[t[0]], m.x[t[1]], m.x[t[2]]);
+      if (c.distance <= bestAbs && (bestFace < 0 || c.distance < bestHit.distance)) {
+        bestFace = f;
+        bestHit = c;
+        bestAbs = c.distance;
+      }
+      return bestAbs * bestAbs;
+    });
+    if (bestFace < 0) continue;
+    const Tri& t = m.faces[bestFace];
+    Vec3 pseudo;
+    switch (bestHit.feature) {
+      case TriFeature::Face: pseudo = m.faceNormal[bestFace]; break;
+      case TriFeature::Edge0: pseudo = m.edgeNormal[edgeIndex(m.edges, t[0], t[1])]; break;
+      case TriFeature::Edge1: pseudo = m.edgeNormal[edgeIndex(m.edges, t[1], t[2])]; break;
+      case TriFeature::Edge2: pseudo = m.edgeNormal[edgeIndex(m.edges, t[2], t[0])]; break;
+      case TriFeature::Vert0: pseudo = m.vertexNormal[t[0]]; break;
+      case TriFeature::Vert1: pseudo = m.vertexNormal[t[1]]; break;
+      case TriFeature::Vert2: pseudo = m.vertexNormal[t[2]]; break;
+    }
+    const Vec3 away = x - bestHit.point;
+    const double sign = away.dot(pseudo) < 0 ? -1.0 : 1.0;
+    ProximitySample s;
+    s.distance = sign * bestHit.distance;
+    s.gradient = bestHit.distance > 1e-12 ? Vec3(sign * away / bestHit.distance) : Vec3(pseudo.normalized());
+    best = s;
+  }
+  return best;
+}
+
+}  // namespace adacloth

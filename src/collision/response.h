@@ -1,0 +1,68 @@
+#pragma once
+// Collision response for one time step (NOTES §6): runs after the dynamics step, takes the cloth nodes' positions
+// at the start of the step (x0) and at its end (Node::x), velocities Node::v and masses Node::mass, and the
+// obstacles at the start and end of the step; fixes positions and velocities so that no cloth node passes through
+// an obstacle or another piece of cloth during the step.
+//
+// 1. Ground planes: nodes closer than `thickness` are lifted (a half-space cannot be crossed by an edge or face
+//    without a node crossing it, so nodes suffice).
+// 2. Proximity: vertex-face and edge-edge pairs closer than `thickness` at the end of the step are pushed apart to
+//    `thickness` (the push goes to the lighter side by inverse mass), their approaching normal velocity removed
+//    (inelastic) and their tangential velocity reduced by Coulomb friction.
+// 3. Continuous collision detection, iterated until clean: every pair that touches while approaching during the
+//    step is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
+// 4. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
+//    group moves rigidly (or with the obstacle or handle it touches); groups merge until no collision is left.
+// Pinned (handle) nodes and obstacles have infinite mass: they are never moved.
+#include <memory>
+#include <vector>
+
+#include "collision/obstacle.h"
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+struct CollisionParams {
+  double thickness = 0.005;       // m
+  double obstacleFriction = 0.3;  // Coulomb coefficient (1)
+  double selfFriction = 0.2;      // Coulomb coefficient (1)
+  bool selfCollision = true;      // cloth-cloth contact (within a cloth and between cloths)
+  int iterations = 8;             // CCD passes before impact zones
+  int zoneIterations = 32;        // impact-zone passes before giving up (the pair is then reported unresolved)
+};
+
+CollisionParams collisionParams(const CollisionSpec& spec);
+
+// One cloth in a step.
+struct ClothStep {
+  Mesh* mesh = nullptr;          // Node::x, Node::v at the end of the step (in and out), Node::mass
+  std::vector<Vec3> x0;          // node positions at the start of the step (m)
+  std::vector<char> pinned;      // 1 = held by a handle (infinite mass); empty = none held
+};
+
+struct CollisionStepStats {
+  std::vector<int> contacts;  // per cloth: proximity contacts (pairs within thickness, ground contacts)
+  int impacts = 0;            // CCD impacts resolved by impulses
+  int zones = 0;              // impact zones formed
+  int unresolved = 0;         // pairs still colliding when the passes ran out (0 in a healthy run)
+};
+
+// Bounding volume hierarchies kept between steps: refitted every step, rebuilt when a mesh's faces change (after a
+// remesh), so callers need not tell it.
+class CollisionCache {
+ public:
+  CollisionCache();
+  ~CollisionCache();
+  CollisionCache(CollisionCache&&) noexcept;
+  CollisionCache& operator=(CollisionCache&&) noexcept;
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+// The collision phase of one step of length dt (s). `start` and `end` are the obstacles' poses at the start and
+// end of the step (same order and obstacles). Throws nothing on unresolved collisions: they are counted.
+CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
+                                     const std::vector<ObstaclePose>& end, const CollisionParams& params, double dt,
+                                     CollisionCache& cache);
+
+}  // namespace adacloth

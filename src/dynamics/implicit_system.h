@@ -1,0 +1,49 @@
+#pragma once
+// The linearized backward-Euler system of one step (NOTES §5, Kang and Cho eq. 9-16), in per-node 3x3 blocks:
+//   W_i dv_i - c sum_j J_ij dv_j = h f~_i        for every free node i,
+//   dv_i = prescribed                            for every node held by a handle,
+// with J_ij = stretchK n n^T + bendK I (Kang-Cho's approximate spring Jacobian, plus the constant bending Hessian),
+// W_i = M_i + c sum_j J_ij, f~_i = f_i + (h + beta) sum_j J_ij (v_j - v_i), c = h (h + beta), beta the material's
+// stiffness-proportional damping. For beta = 0 this is exactly the paper's W_i and f~_i.
+#include <vector>
+
+#include "dynamics/dynamics_state.h"
+
+namespace adacloth {
+
+struct ImplicitSystem {
+  double h = 0;                  // s, time step
+  double c = 0;                  // s^2, coefficient of the off-diagonal blocks
+  std::vector<Mat3> pairJ;       // J of each pair (N/m)
+  std::vector<Mat3> Winv;        // inverse diagonal blocks (1/kg)
+  std::vector<Mat3> W;           // diagonal blocks (kg)
+  std::vector<Vec3> rhs;         // h f~_i (N s)
+  std::vector<char> fixed;       // 1: dv prescribed
+  std::vector<Vec3> fixedDv;     // m/s, prescribed dv of fixed nodes
+  std::vector<Vec3> pairForce;   // N, internal force of each pair on its node a (scratch)
+};
+
+// Assembles the system at the mesh's current x, v. `external` are forces not in the Jacobian (gravity, wind; N);
+// `fixedDv` is used where `fixed` is 1.
+ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialSpec& material,
+                              const std::vector<Vec3>& external, std::vector<char> fixed, std::vector<Vec3> fixedDv,
+                              double h);
+// The same into an existing system, reusing its storage (a step then allocates nothing when the size is unchanged:
+// fresh buffers of 100+ MB per step would cost more in page faults than the step itself at 200k nodes).
+// `sys.fixed` and `sys.fixedDv` must already be set.
+void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state,
+                        const MaterialSpec& material, const std::vector<Vec3>& external, double h);
+
+// Kang-Cho: `iterations` Jacobi updates dv_i = p_i + c W_i^-1 sum_j J_ij dv_j with p_i = W_i^-1 h f~_i, starting
+// from dv = p (iterations = 1 is the paper's one-iteration update, eq. 16; 0 returns p). O(nodes + pairs) per sweep.
+std::vector<Vec3> solveKangCho(const ImplicitSystem& sys, const DynamicsState& state, int iterations);
+
+// The same system solved fully by Eigen's conjugate gradient (reference). `iterationsUsed` and `relativeResidual`
+// report what CG reached.
+std::vector<Vec3> solveConjugateGradient(const ImplicitSystem& sys, const DynamicsState& state, double tolerance,
+                                         int* iterationsUsed = nullptr, double* relativeResidual = nullptr);
+
+// |A dv - b| / |b| over the free nodes, computed directly from the blocks (to check a solution independently).
+double relativeResidual(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& dv);
+
+}  // namespace adacloth

@@ -1,0 +1,37 @@
+#pragma once
+// One implicit time step of a cloth (NOTES §5): external forces, the linearized backward-Euler system solved by the
+// Kang-Cho update (or CG, the reference), handles, strain limiting; and the blow-up guard.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dynamics/dynamics_state.h"
+
+namespace adacloth {
+
+struct StepSettings {
+  Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2
+  WindSpec wind;
+  Shot::Solver solver = Shot::Solver::KangCho;
+  int iterations = 1;
+  double cgTolerance = 1e-8;
+};
+
+StepSettings stepSettingsOf(const Shot& shot);
+
+// Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
+// end of the step. Returns the CG iterations used (0 for kang_cho).
+int stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings, double h);
+
+// The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
+// with the reason, or nothing when the state is sound.
+struct BadNode {
+  int node;
+  std::string reason;
+};
+std::optional<BadNode> findBadNode(const Mesh& mesh, double maxSpeed);
+
+// Kinetic energy 0.5 sum m |v|^2 (J), summed in node order.
+double kineticEnergy(const Mesh& mesh);
+
+}  // namespace adacloth

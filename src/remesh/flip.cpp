@@ -1,0 +1,104 @@
+#include "remesh/flip.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace adacloth {
+namespace {
+
+bool flippable(const Mesh& mesh, int edge) {
+  return !mesh.edges[edge].isBoundary() && !mesh.isSeam(edge);
+}
+
+Vec3 worldNormal(const Mesh& mesh, int a, int b, int c) {
+  const Vec3& x0 = mesh.nodes[a].x;
+  return (mesh.nodes[b].x - x0).cross(mesh.nodes[c].x - x0);
+}
+
+bool nodesAreLinked(const Mesh& mesh, int a, int b) {
+  for (int e : mesh.nodes[a].edges)
+    if (mesh.edges[e].nodes[0] == b || mesh.edges[e].nodes[1] == b) return true;
+  return false;
+}
+
+}  // namespace
+
+double flipMeasure(const RemeshState& s, int edge) {
+  if (!flippable(s.mesh, edge)) return std::numeric_limits<double>::infinity();
+  EdgeSide s0 = edgeSide(s.mesh, edge, 0), s1 = edgeSide(s.mesh, edge, 1);
+  // Edge x-z with opposite verts w (side 0) and y (side 1).
+  const Vec2 &x = s.mesh.verts[s0.p].u, &z = s.mesh.verts[s0.q].u, &w = s.mesh.verts[s0.o].u,
+             &y = s.mesh.verts[s1.o].u;
+  Mat2 M = 0.25 * (s.sizing[s0.p] + s.sizing[s0.q] + s.sizing[s0.o] + s.sizing[s1.o]);
+  double areaXYZ = std::abs(signedArea(x, y, z)), areaXWZ = std::abs(signedArea(x, w, z));
+  // areaXYZ ~ sin(angle at y), the dot at w ~ cos(angle at w), and vice versa: the sum is ~ sin(w + y) < 0 when
+  // w + y > pi.
+  return areaXYZ * (x - w).dot(M * (z - w)) + areaXWZ * (z - y).dot(M * (x - y));
+}
+
+bool canFlip(const RemeshState& s, int edge, const RemeshParams& params) {
+  const Mesh& m = s.mesh;
+  if (!flippable(m, edge)) return false;
+  EdgeSide s0 = edgeSide(m, edge, 0), s1 = edgeSide(m, edge, 1);
+  int c = m.verts[s0.o].node, d = m.verts[s1.o].node;
+  if (c == d || nodesAreLinked(m, c, d)) return false;
+  const Vec2 &up = m.verts[s0.p].u, &uq = m.verts[s0.q].u, &uc = m.verts[s0.o].u, &ud = m.verts[s1.o].u;
+  double a0 = signedArea(uc, up, ud), a1 = signedArea(ud, uq, uc);
+  double quad = m.faces[s0.face].materialArea + m.faces[s1.face].materialArea;
+  if (!(a0 > 1e-9 * quad && a1 > 1e-9 * quad)) return false;
+  const Vec3 &n0 = m.faces[s0.face].normal, &n1 = m.faces[s1.face].normal;
+  if (n0.dot(n1) < std::cos(params.flipMaxDihedral)) return false;
+  int p = m.verts[s0.p].node, q = m.verts[s0.q].node;
+  Vec3 average = n0 + n1;
+  return worldNormal(m, c, p, d).dot(average) > 0.0 && worldNormal(m, d, q, c).dot(average) > 0.0;
+}
+
+void flipEdge(RemeshState& s, int edge) {
+  EdgeSide s0 = edgeSide(s.mesh, edge, 0), s1 = edgeSide(s.mesh, edge, 1);
+  s.mesh.faces[s0.face].verts = {s0.o, s0.p, s1.o};
+  s.mesh.faces[s1.face].verts = {s1.o, s0.q, s0.o};
+}
+
+int flipPass(RemeshState& s, const RemeshParams& params) {
+  s.beginBatch();
+  std::vector<std::pair<double, int>> candidates;
+  for (int e = 0; e < int(s.mesh.edges.size()); ++e) {
+    if (!flippable(s.mesh, e)) continue;
+    EdgeSide s0 = edgeSide(s.mesh, e, 0), s1 = edgeSide(s.mesh, e, 1);
+    double measure = flipMeasure(s, e);
+    double scale = s.mesh.faces[s0.face].materialArea + s.mesh.faces[s1.face].materialArea;
+    if (measure < -params.flipThreshold * scale) candidates.emplace_back(measure / scale, e);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  int count = 0;
+  for (const auto& [measure, e] : candidates) {
+    // A face changed by an earlier flip of this batch has all its nodes locked: test the edge's own nodes before
+    // reading its faces.
+    const Edge& edge = s.mesh.edges[e];
+    if (s.lockedNode[edge.nodes[0]] || s.lockedNode[edge.nodes[1]]) continue;
+    EdgeSide s0 = edgeSide(s.mesh, e, 0), s1 = edgeSide(s.mesh, e, 1);
+    int quad[4] = {s.mesh.verts[s0.p].node, s.mesh.verts[s0.q].node, s.mesh.verts[s0.o].node,
+                   s.mesh.verts[s1.o].node};
+    bool free = true;
+    for (int n : quad) free = free && !s.lockedNode[n];
+    if (!free || !canFlip(s, e, params)) continue;
+    for (int n : quad) s.lockedNode[n] = 1;
+    flipEdge(s, e);
+    ++count;
+  }
+  if (count > 0) finishBatch(s);
+  return count;
+}
+
+int flipUntilDelaunay(RemeshState& s, const RemeshParams& params) {
+  int total = 0;
+  for (int pass = 0; pass < params.maxFlipPasses; ++pass) {
+    int n = flipPass(s, params);
+    total += n;
+    if (n == 0) break;
+  }
+  return total;
+}
+
+}  // namespace adacloth

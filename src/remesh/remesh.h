@@ -1,0 +1,34 @@
+#pragma once
+// Adaptive anisotropic remeshing in material space (Narain et al. 2012; NOTES §3): split edges that are too long for
+// the sizing field, flip to the anisotropic Delaunay triangulation, collapse edges whose removal leaves every new edge
+// valid. Runs once per frame, after the physics steps.
+#include <vector>
+
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+struct RemeshParams {
+  double aspectMin = 0.2;          // new faces of a collapse must keep at least this aspect ratio in the metric
+  double collapseMaxSizeSq = 0.81; // hysteresis: edges created by a collapse must have s^2 <= this (s <= 0.9)
+  double flipThreshold = 0.01;     // tau of the anisotropic Delaunay test (flip only clearly non-Delaunay edges)
+  double flipMaxDihedral = 0.75;   // rad: never flip an edge whose faces meet at a larger world angle (a crease)
+  int maxPasses = 64;              // bound on split and collapse batches (each batch is an independent set)
+  int maxFlipPasses = 8;           // bound on flip batches after each split or collapse batch
+};
+
+struct RemeshResult {
+  std::vector<int> nodeMap;  // old node index -> new index, -1 when the node was removed (never for protected nodes)
+  int splits = 0, flips = 0, collapses = 0;
+  int batches = 0;           // independent-set batches applied (each ends with one adjacency rebuild)
+};
+
+// Remeshes `mesh` to the per-vert sizing tensors `vertexSizing` (1/m^2, one per vert, see sizing/sizing_field.h).
+// `protectedNodes` (one per node, may be empty) marks nodes that must survive (handles); they are also never moved.
+// On return the mesh is compact, adjacency and geometry are rebuilt, and validate() is clean if it was before.
+// Node masses are NOT recomputed (the caller knows the density): call computeMasses.
+// New nodes get the world position and velocity interpolated at their material position.
+RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const RemeshParams& params,
+                    const std::vector<char>& protectedNodes);
+
+}  // namespace adacloth

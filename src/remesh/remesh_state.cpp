@@ -1,0 +1,122 @@
+#include "remesh/remesh_state.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sizing/tensor.h"
+
+namespace adacloth {
+
+void RemeshState::beginBatch() {
+  deadFace.assign(mesh.faces.size(), 0);
+  lockedNode.assign(mesh.nodes.size(), 0);
+  lockedFace.assign(mesh.faces.size(), 0);
+}
+
+namespace {
+
+// Keeps the entries whose keep[i] is set, in order; returns old -> new (-1 when dropped).
+template <typename T>
+std::vector<int> compactVector(std::vector<T>& items, const std::vector<char>& keep) {
+  std::vector<int> remap(items.size(), -1);
+  size_t next = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!keep[i]) continue;
+    remap[i] = int(next);
+    if (next != i) items[next] = std::move(items[i]);
+    ++next;
+  }
+  items.resize(next);
+  return remap;
+}
+
+}  // namespace
+
+void finishBatch(RemeshState& s) {
+  Mesh& m = s.mesh;
+  std::vector<char> keepFace(m.faces.size(), 1);
+  for (size_t f = 0; f < s.deadFace.size(); ++f) keepFace[f] = !s.deadFace[f];
+  compactVector(m.faces, keepFace);
+
+  std::vector<char> keepVert(m.verts.size(), 0);
+  for (const Face& f : m.faces)
+    for (int v : f.verts) keepVert[v] = 1;
+  compactVector(s.sizing, keepVert);
+  std::vector<int> vertMap = compactVector(m.verts, keepVert);
+  for (Face& f : m.faces)
+    for (int& v : f.verts) v = vertMap[v];
+
+  std::vector<char> keepNode(m.nodes.size(), 0);
+  for (const Vert& v : m.verts) keepNode[v.node] = 1;
+  compactVector(s.protectedNode, keepNode);
+  compactVector(s.originalNode, keepNode);
+  std::vector<int> nodeMap = compactVector(m.nodes, keepNode);
+  for (Vert& v : m.verts) v.node = nodeMap[v.node];
+
+  m.buildAdjacency();
+  m.updateGeometry();
+  s.deadFace.assign(m.faces.size(), 0);
+  ++s.batches;
+}
+
+EdgeSide edgeSide(const Mesh& mesh, int edge, int side) {
+  const Edge& e = mesh.edges[edge];
+  EdgeSide out;
+  out.face = e.faces[side];
+  if (out.face < 0) return out;
+  const Face& f = mesh.faces[out.face];
+  for (int c = 0; c < 3; ++c) {
+    int a = mesh.nodeOf(out.face, c), b = mesh.nodeOf(out.face, (c + 1) % 3);
+    if ((a == e.nodes[0] && b == e.nodes[1]) || (a == e.nodes[1] && b == e.nodes[0])) {
+      out.p = f.verts[c];
+      out.q = f.verts[(c + 1) % 3];
+      out.o = f.verts[(c + 2) % 3];
+      return out;
+    }
+  }
+  out.face = -1;  // unreachable on a consistent mesh
+  return out;
+}
+
+double meshEdgeSizeSquared(const RemeshState& s, int edge) {
+  double worst = 0.0;
+  for (int side = 0; side < 2; ++side) {
+    EdgeSide es = edgeSide(s.mesh, edge, side);
+    if (es.face < 0) continue;
+    Vec2 du = s.mesh.verts[es.q].u - s.mesh.verts[es.p].u;
+    worst = std::max(worst, edgeSizeSquared(du, s.sizing[es.p], s.sizing[es.q]));
+  }
+  return worst;
+}
+
+double signedArea(const Vec2& a, const Vec2& b, const Vec2& c) {
+  Vec2 x = b - a, y = c - a;
+  return 0.5 * (x.x() * y.y() - x.y() * y.x());
+}
+
+double metricAspect(const Vec2& a, const Vec2& b, const Vec2& c, const Mat2& M) {
+  double det = M.determinant();
+  if (!(det > 0.0)) return 0.0;
+  double area = signedArea(a, b, c) * std::sqrt(det);
+  auto len = [&M](const Vec2& d) { return std::sqrt(std::max(0.0, d.dot(M * d))); };
+  double perimeter = len(b - a) + len(c - b) + len(a - c);
+  if (!(perimeter > 0.0)) return 0.0;
+  return 12.0 * std::sqrt(3.0) * area / (perimeter * perimeter);
+}
+
+std::vector<int> oneRing(const Mesh& mesh, int node) {
+  std::vector<int> ring;
+  for (int v : mesh.nodes[node].verts)
+    for (int f : mesh.verts[v].faces)
+      for (int n : mesh.faceNodes(f)) ring.push_back(n);
+  if (ring.empty()) ring.push_back(node);
+  std::sort(ring.begin(), ring.end());
+  ring.erase(std::unique(ring.begin(), ring.end()), ring.end());
+  return ring;
+}
+
+void lockNodes(RemeshState& s, const std::vector<int>& nodes) {
+  for (int n : nodes) s.lockedNode[n] = 1;
+}
+
+}  // namespace adacloth

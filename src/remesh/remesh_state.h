@@ -1,0 +1,52 @@
+#pragma once
+// Working state of one remesh call, shared by the split, flip and collapse operations.
+//
+// Operations are applied in batches of independent operations: within a batch each operation only reads and writes
+// faces and nodes that no earlier operation of the batch touched (tracked by locks), so the adjacency computed at the
+// start of the batch stays exact for it. A batch ends with finishBatch(): dead faces and orphan verts and nodes are
+// removed, then adjacency and geometry are rebuilt once (O(n)) instead of once per operation.
+#include <vector>
+
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+struct RemeshState {
+  explicit RemeshState(Mesh& m) : mesh(m) {}
+  Mesh& mesh;
+  std::vector<Mat2> sizing;         // per vert (1/m^2)
+  std::vector<char> protectedNode;  // per node
+  std::vector<int> originalNode;    // per node: its index when remesh() started, -1 for nodes created since
+  std::vector<char> deadFace;       // per face, within a batch
+  std::vector<char> lockedNode, lockedFace;  // touched by an operation of the current batch
+  int batches = 0;                  // finished batches (adjacency rebuilds)
+
+  void beginBatch();
+};
+
+// Removes dead faces and orphan verts/nodes, keeping order; rebuilds adjacency and geometry.
+void finishBatch(RemeshState& state);
+
+// One side of an edge: the face, and its verts p -> q along the edge in the face's own order, o opposite.
+struct EdgeSide {
+  int face = -1;
+  int p = -1, q = -1, o = -1;
+};
+EdgeSide edgeSide(const Mesh& mesh, int edge, int side);
+
+// Squared metric length of an edge: the larger over its sides (a seam edge has different verts on each side).
+double meshEdgeSizeSquared(const RemeshState& state, int edge);
+
+// Signed material-space area of the triangle (a, b, c) (m^2, positive counter-clockwise).
+double signedArea(const Vec2& a, const Vec2& b, const Vec2& c);
+
+// Aspect ratio of a triangle measured in metric M: 12 sqrt(3) area / perimeter^2 (1 for equilateral, 0 degenerate).
+double metricAspect(const Vec2& a, const Vec2& b, const Vec2& c, const Mat2& M);
+
+// Nodes of the faces around `node` (its closed one-ring), sorted and unique.
+std::vector<int> oneRing(const Mesh& mesh, int node);
+
+// Locks `nodes` for the rest of the batch.
+void lockNodes(RemeshState& state, const std::vector<int>& nodes);
+
+}  // namespace adacloth

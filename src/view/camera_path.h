@@ -1,0 +1,64 @@
+#pragma once
+// A camera path (cameras/*.json, NOTES §8): image size, keyframes of look-at cameras, and how to interpolate
+// between them. Evaluated at any time t it gives a Camera (camera.h).
+//
+// Segments: a keyframe flagged `cut` starts a new segment. Nothing is interpolated across a cut: up to the cut
+// time the camera follows (and holds the end of) the previous segment, from the cut time on it is the new one's.
+// Outside the keyframe range the camera holds the first / last keyframe.
+//
+// `linear` interpolates every quantity linearly. `smooth` moves eye and target along a cubic Hermite spline
+// (Catmull-Rom tangents at inner keyframes, zero velocity at the ends of each segment, so the path is C1 also
+// where it meets the holds before the first keyframe, after the last one and before a cut); fov, near and far ease
+// between keyframes (smoothstep, C1, no overshoot). The up vector is interpolated and re-orthogonalised to the view
+// direction in both modes.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/schema.h"
+#include "view/camera.h"
+
+namespace adacloth {
+
+struct Shot;
+
+struct CameraKeyframe {
+  double time = 0.0;                   // s
+  Vec3 eye = Vec3::Zero();             // m
+  Vec3 target = -Vec3::UnitZ();        // m
+  Vec3 up = Vec3::UnitY();             // need not be orthogonal to the view direction
+  double fovYDeg = 40.0;               // degrees, in (0, 180)
+  double near = 0.05, far = 100.0;     // m, 0 < near < far
+  bool cut = false;                    // starts a new segment
+};
+
+struct CameraPath {
+  enum class Interpolation { Linear, Smooth };
+  std::string file;                    // where it came from, for messages
+  int width = 960, height = 540;       // image size (pixels)
+  Interpolation interpolation = Interpolation::Smooth;
+  std::vector<CameraKeyframe> keyframes;  // at least one, times strictly increasing
+
+  // The camera at time t (s); t outside the keyframe range is clamped.
+  Camera at(double t) const;
+  // First and last keyframe times (s).
+  double startTime() const { return keyframes.front().time; }
+  double endTime() const { return keyframes.back().time; }
+};
+
+// The schema of a camera path file (docs/camera-format.md is generated from it: `adacloth render --camera-schema`).
+const config::Field& cameraPathSchema();
+
+// Reads and validates a camera path. Every problem is an InputError "<file>: <json pointer>: <what>": schema
+// errors (types, unknown keys, fov outside (0, 180), near <= 0, sizes <= 0, no keyframe) and the checks the schema
+// cannot express (near < far, eye != target, up not parallel to the view direction, times strictly increasing).
+CameraPath loadCameraPath(const std::filesystem::path& file);
+// The same from text; `file` names it in messages and relative paths resolve against its folder.
+CameraPath parseCameraPath(const std::string& text, const std::filesystem::path& file);
+
+// The camera path a shot names (its "camera" key), loaded and validated, or nothing when the shot has none.
+// A camera file that does not exist is an InputError naming the shot and /camera.
+std::optional<CameraPath> loadShotCamera(const Shot& shot);
+
+}  // namespace adacloth

@@ -1,0 +1,23 @@
+#include "view/view_factor.h"
+
+namespace adacloth {
+
+double basicViewFactor(const Camera& camera, const Vec3& centroid, const Vec3& normal,
+                       const ViewFactorOptions& options) {
+  if (!camera.inFrustum(centroid)) return options.fOut;
+  if (options.backFacesHidden && !camera.isFrontFacing(centroid, normal)) return options.fOut;
+  return 1.0;
+}
+
+std::vector<double> basicViewFactors(const Mesh& mesh, const Camera& camera, const ViewFactorOptions& options) {
+  std::vector<double> factors(mesh.faces.size());
+#pragma omp parallel for schedule(static)
+  for (int f = 0; f < int(mesh.faces.size()); ++f) {
+    const Tri n = mesh.faceNodes(f);
+    const Vec3 centroid = (mesh.nodes[n[0]].x + mesh.nodes[n[1]].x + mesh.nodes[n[2]].x) / 3.0;
+    factors[f] = basicViewFactor(camera, centroid, mesh.faces[f].normal, options);
+  }
+  return factors;
+}
+
+}  // namespace adacloth

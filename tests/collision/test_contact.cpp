@@ -1,0 +1,174 @@
+// Whole-scene contact checks (issue 7, tests a-c), driven by a small position-based integrator of our own so that
+// they test the collision phase alone: gravity, edge-length constraints, then resolveCollisions after every step.
+#include <catch2/catch.hpp>
+
+#include "collision/measure.h"
+#include "collision/obstacle.h"
+#include "collision/obstacle_field.h"
+#include "collision/response.h"
+#include "mesh/generators.h"
+
+using namespace adacloth;
+
+namespace {
+
+struct TestCloth {
+  Mesh mesh;
+  std::vector<double> rest;   // edge rest lengths (m)
+  std::vector<char> pinned;
+};
+
+TestCloth horizontalSheet(double size, int cells, const Vec3& corner) {
+  TestCloth c;
+  c.mesh = makeGrid(size, size, cells, cells);
+  for (Node& n : c.mesh.nodes) n.x = corner + Vec3(n.x.x(), 0, -n.x.y());  // XZ plane
+  c.mesh.updateGeometry();
+  c.mesh.computeMasses(0.15);
+  for (const Edge& e : c.mesh.edges) c.rest.push_back((c.mesh.nodes[e.nodes[0]].x - c.mesh.nodes[e.nodes[1]].x).norm());
+  c.pinned.assign(c.mesh.nodes.size(), 0);
+  return c;
+}
+
+// Symplectic Euler with gravity, then Gauss-Seidel edge-length projection (position-based dynamics).
+void integrate(TestCloth& c, double dt) {
+  for (size_t i = 0; i < c.mesh.nodes.size(); ++i) {
+    Node& n = c.mesh.nodes[i];
+    if (c.pinned[i]) continue;
+    n.v += dt * Vec3(0, -9.81, 0);
+    n.v *= 0.995;  // a little air damping
+    n.x += dt * n.v;
+  }
+  std::vector<Vec3> before(c.mesh.nodes.size());
+  for (int it = 0; it < 10; ++it)
+    for (size_t e = 0; e < c.mesh.edges.size(); ++e) {
+      int a = c.mesh.edges[e].nodes[0], b = c.mesh.edges[e].nodes[1];
+      double wa = c.pinned[a] ? 0 : 1, wb = c.pinned[b] ? 0 : 1;
+      if (wa + wb == 0) continue;
+      Vec3 d = c.mesh.nodes[b].x - c.mesh.nodes[a].x;
+      double len = d.norm(), err = len - c.rest[e];
+      Vec3 corr = err / (len * (wa + wb)) * d;
+      c.mesh.nodes[a].x += wa * corr;
+      c.mesh.nodes[b].x -= wb * corr;
+    }
+}
+
+// Advances one step of length dt: positions at the start, integrate, velocities from positions, collide.
+CollisionStepStats step(TestCloth& c, const std::vector<Obstacle>& obstacles, double t, double dt,
+                        const CollisionParams& p, CollisionCache& cache) {
+  std::vector<Vec3> x0;
+  for (const Node& n : c.mesh.nodes) x0.push_back(n.x);
+  integrate(c, dt);
+  for (size_t i = 0; i < x0.size(); ++i) c.mesh.nodes[i].v = (c.mesh.nodes[i].x - x0[i]) / dt;
+  std::vector<ClothStep> cloths(1);
+  cloths[0].mesh = &c.mesh;
+  cloths[0].x0 = x0;
+  cloths[0].pinned = c.pinned;
+  return resolveCollisions(cloths, posesAt(obstacles, t), posesAt(obstacles, t + dt), p, dt, cache);
+}
+
+ObstacleSpec sphereSpec(double radius, const Vec3& centre) {
+  ObstacleSpec s;
+  s.shape = ObstacleSpec::Shape::Sphere;
+  s.name = "ball";
+  s.radius = radius;
+  s.subdivisions = 3;
+  s.transform.translate = centre;
+  return s;
+}
+
+ObstacleSpec groundSpec() {
+  ObstacleSpec s;
+  s.shape = ObstacleSpec::Shape::Ground;
+  s.name = "floor";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a sheet dropped onto a sphere and the ground never goes deeper than 0.1 thickness", "[collision][regression]") {
+  CollisionParams p;
+  p.thickness = 0.005;
+  std::vector<Obstacle> obstacles = {Obstacle(sphereSpec(0.25, Vec3(0, 0.3, 0)), "test"), Obstacle(groundSpec(), "test")};
+  TestCloth c = horizontalSheet(1.0, 10, Vec3(-0.5, 0.7, 0.5));
+  CollisionCache cache;
+  const double dt = 1.0 / 96;
+  double worst = 0;
+  int contacts = 0;
+  for (int frame = 1; frame <= 200; ++frame) {
+    for (int s = 0; s < 4; ++s) contacts += step(c, obstacles, (frame * 4 + s) * dt, dt, p, cache).contacts[0];
+    ObstacleField field(posesAt(obstacles, frame * 4 * dt));
+    worst = std::max(worst, maxPenetration(c.mesh, field));
+  }
+  CHECK(contacts > 0);
+  CHECK(worst <= 0.1 * p.thickness);
+  // The sheet ends up draped: its centre on the sphere, its corners lower (it did not slide through).
+  double top = -1e9;
+  for (const Node& n : c.mesh.nodes) top = std::max(top, n.x.y());
+  CHECK(top == Approx(0.55 + p.thickness).margin(0.01));
+}
+
+TEST_CASE("a sheet folding onto itself on the ground has no intersecting triangles in any frame", "[collision]") {
+  CollisionParams p;
+  p.thickness = 0.004;
+  std::vector<Obstacle> obstacles = {Obstacle(groundSpec(), "test"),
+                                     Obstacle(sphereSpec(0.05, Vec3(0.0, 0.05, 0.0)), "test")};
+  // A sheet falling onto a small bump on the ground: it lands, folds over the bump and piles onto itself.
+  TestCloth c = horizontalSheet(0.6, 16, Vec3(-0.3, 0.25, 0.3));
+  for (Node& n : c.mesh.nodes) n.x.y() += 0.3 * n.x.x() * n.x.x();  // a curved start so it folds over itself
+  CollisionCache cache;
+  const double dt = 1.0 / 96;
+  int worst = 0, contacts = 0;
+  for (int frame = 1; frame <= 60; ++frame) {
+    for (int s = 0; s < 4; ++s) {
+      auto st = step(c, obstacles, (frame * 4 + s) * dt, dt, p, cache);
+      contacts += st.contacts[0];
+    }
+    worst = std::max(worst, countIntersections({&c.mesh})[0]);
+  }
+  CHECK(contacts > 0);
+  CHECK(worst == 0);
+}
+
+TEST_CASE("a thin obstacle sweeping fast through a hanging sheet does not tunnel", "[collision]") {
+  CollisionParams p;
+  p.thickness = 0.004;
+  // A sheet hanging in the XY plane (z = 0), pinned along its top edge.
+  TestCloth c;
+  c.mesh = makeGrid(0.6, 0.6, 16, 16);
+  for (Node& n : c.mesh.nodes) n.x += Vec3(-0.3, 0.2, 0);
+  c.mesh.updateGeometry();
+  c.mesh.computeMasses(0.15);
+  for (const Edge& e : c.mesh.edges) c.rest.push_back((c.mesh.nodes[e.nodes[0]].x - c.mesh.nodes[e.nodes[1]].x).norm());
+  c.pinned.assign(c.mesh.nodes.size(), 0);
+  for (size_t i = 0; i < c.mesh.nodes.size(); ++i) c.pinned[i] = c.mesh.nodes[i].x.y() > 0.79;
+  // A 1 cm thick blade, 20 cm wide and tall, crossing z = 0 at 6 m/s (6 cm per step: six times its thickness).
+  ObstacleSpec blade;
+  blade.shape = ObstacleSpec::Shape::Box;
+  blade.name = "blade";
+  blade.size = Vec3(0.2, 0.2, 0.01);
+  blade.transform.translate = Vec3(0, 0.4, 0);
+  blade.motion = {{0.0, Vec3(0, 0, -0.3), Vec3::Zero(), 1.0}, {0.1, Vec3(0, 0, 0.3), Vec3::Zero(), 1.0}};
+  std::vector<Obstacle> obstacles = {Obstacle(blade, "test")};
+  CollisionCache cache;
+  const double dt = 1.0 / 96;
+  double worst = 0;
+  int tunnelled = 0, impacts = 0;
+  auto inFootprint = [](const Vec3& x) { return std::abs(x.x()) < 0.09 && std::abs(x.y() - 0.4) < 0.09; };
+  for (int s = 0; s < 24; ++s) {
+    std::vector<Vec3> before;
+    for (const Node& n : c.mesh.nodes) before.push_back(n.x);
+    impacts += step(c, obstacles, s * dt, dt, p, cache).impacts;
+    const double t0 = s * dt, t1 = (s + 1) * dt;
+    worst = std::max(worst, maxPenetration(c.mesh, ObstacleField(posesAt(obstacles, t1))));
+    // A node in the blade's footprint at both ends of a step that went from in front of the blade to behind it
+    // passed through it (going around it would take it out of the footprint).
+    const double z0 = std::min(0.3, -0.3 + 6.0 * t0), z1 = std::min(0.3, -0.3 + 6.0 * t1);
+    for (size_t i = 0; i < before.size(); ++i) {
+      const Vec3& x = c.mesh.nodes[i].x;
+      if (inFootprint(before[i]) && inFootprint(x) && before[i].z() >= z0 + 0.005 && x.z() < z1 - 0.005) ++tunnelled;
+    }
+  }
+  CHECK(impacts > 0);
+  CHECK(worst <= 0.1 * p.thickness);
+  CHECK(tunnelled == 0);
+}

@@ -1,0 +1,104 @@
+// Whole-step behaviour: stability, handles, strain limiting, the blow-up guard (issue 3, tests b and more).
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "dynamics/step.h"
+#include "dynamics/strain_limit.h"
+#include "io/error.h"
+#include "mesh/generators.h"
+
+using namespace adacloth;
+
+namespace {
+
+// A horizontal 1 x 1 m sheet (XZ plane at y = 0) held at the two corners of its far edge.
+struct Sheet {
+  Mesh mesh;
+  DynamicsState state;
+  ClothSpec cloth;
+};
+
+Sheet makeSheet(int cells, const MaterialSpec& material) {
+  Sheet s;
+  s.cloth.material = material;
+  s.mesh = makeGrid(1, 1, cells, cells);
+  for (Node& n : s.mesh.nodes) n.x = Vec3(n.x.x(), 0, -n.x.y());
+  HandleSpec corners;
+  corners.select = HandleSpec::Select::Points;
+  corners.points = {Vec3(0, 0, -1), Vec3(1, 0, -1)};
+  s.state.handles = resolveHandles({corners}, s.mesh, "test");
+  rebuildDynamics(s.state, s.mesh, s.cloth.material);
+  return s;
+}
+
+MaterialSpec denimLike() {
+  MaterialSpec m;
+  m.density = 0.4;
+  m.stretch = 8000;
+  m.shear = 1200;
+  m.bending = 4e-5;
+  m.damping = 0.003;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a stiff sheet stays finite with kinetic energy bounded at one step per 1/24 s frame", "[dynamics]") {
+  Sheet s = makeSheet(16, denimLike());
+  StepSettings settings;
+  // The largest energy the fall can release: weight x the sheet's height drop, at most 1.5 m here.
+  double mass = 0;
+  for (const Node& n : s.mesh.nodes) mass += n.mass;
+  const double bound = mass * 9.81 * 1.5;
+  double peak = 0;
+  for (int frame = 1; frame <= 300; ++frame) {
+    stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 24);
+    auto bad = findBadNode(s.mesh, 100.0);
+    INFO("frame " << frame);
+    REQUIRE_FALSE(bad.has_value());
+    peak = std::max(peak, kineticEnergy(s.mesh));
+    REQUIRE(kineticEnergy(s.mesh) <= bound);
+  }
+  CHECK(peak > 0);  // it did move
+}
+
+TEST_CASE("held nodes follow their keyframed motion exactly", "[dynamics]") {
+  MaterialSpec cotton;
+  Sheet s = makeSheet(8, cotton);
+  s.state.handles[0].spec.motion = {{0.0, Vec3::Zero()}, {1.0, Vec3(0, 0.5, 0)}};
+  StepSettings settings;
+  for (int k = 0; k < 12; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 24);
+  for (size_t k = 0; k < s.state.handles[0].nodes.size(); ++k) {
+    Vec3 expected = s.state.handles[0].anchors[k] + Vec3(0, 0.25, 0);
+    CHECK((s.mesh.nodes[s.state.handles[0].nodes[k]].x - expected).norm() < 1e-12);
+  }
+}
+
+TEST_CASE("strain limiting keeps edges within the limits", "[dynamics]") {
+  MaterialSpec soft;
+  soft.stretch = 20;
+  soft.shear = 2;
+  Sheet s = makeSheet(8, soft);
+  StepSettings settings;
+  for (int k = 0; k < 48; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96);
+  const double unlimited = maxStretchRatio(s.mesh, s.state);
+  Sheet limited = makeSheet(8, soft);
+  limited.cloth.strainLimit = {true, 0.9, 1.1, 20};
+  for (int k = 0; k < 48; ++k) stepCloth(limited.mesh, limited.state, limited.cloth, settings, 1.0 / 96);
+  INFO("unlimited " << unlimited);
+  CHECK(unlimited > 1.2);
+  CHECK(maxStretchRatio(limited.mesh, limited.state) < 1.12);
+}
+
+TEST_CASE("the guard names the first node that is not finite or too fast", "[dynamics]") {
+  Mesh mesh = makeGrid(1, 1, 2, 2);
+  CHECK_FALSE(findBadNode(mesh, 10).has_value());
+  mesh.nodes[5].v = Vec3(0, 20, 0);
+  mesh.nodes[7].x = Vec3(NAN, 0, 0);
+  auto bad = findBadNode(mesh, 10);
+  REQUIRE(bad.has_value());
+  CHECK(bad->node == 5);
+  CHECK(bad->reason.find("max_speed") != std::string::npos);
+  mesh.nodes[5].v = Vec3::Zero();
+  CHECK(findBadNode(mesh, 10)->node == 7);
+}
