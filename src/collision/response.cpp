@@ -114,7 +114,6 @@ struct Candidate {
   bool edgeEdge = false;
   int a = 0, b = 0;
   bool operator<(const Candidate& o) const { return std::tie(edgeEdge, a, b) < std::tie(o.edgeEdge, o.a, o.b); }
-  bool operator==(const Candidate& o) const { return edgeEdge == o.edgeEdge && a == o.a && b == o.b; }
 };
 
 std::array<int, 4> candidateNodes(const World& w, const Candidate& c) {
@@ -169,53 +168,78 @@ bool sharesNode(const std::array<int, 4>& n, bool edgeEdge) {
   return n[0] == n[1] || n[0] == n[2] || n[0] == n[3];
 }
 
-// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap.
-void pairsOfFaces(const World& w, const std::vector<Aabb>& nodeBox, int fa, int fb, std::vector<Candidate>& out) {
-  auto boxOf = [&](std::initializer_list<int> nodes) {
-    Aabb b;
-    for (int n : nodes) b.add(nodeBox[n]);
-    return b;
-  };
-  const Tri &A = w.faces[fa], &B = w.faces[fb];
-  const Aabb boxA = boxOf({A[0], A[1], A[2]}), boxB = boxOf({B[0], B[1], B[2]});
-  auto vertexFace = [&](int node, int face, const Aabb& faceBox) {
-    Candidate c{false, node, face};
-    if (w.invMass[node] == 0 && w.nodeCloth[w.faces[face][0]] < 0) return;  // obstacle against obstacle
-    if (!sharesNode(candidateNodes(w, c), false) && nodeBox[node].overlaps(faceBox)) out.push_back(c);
-  };
-  for (int k = 0; k < 3; ++k) {
-    vertexFace(A[k], fb, boxB);
-    vertexFace(B[k], fa, boxA);
+// Swept boxes of every node, edge and face, and for every node and edge its owner: the lowest-numbered face that
+// contains it. A vertex-face or edge-edge pair is emitted only from the face pair of its owners, so each pair comes
+// out exactly once, without sorting out the duplicates that every shared node and edge would otherwise create.
+struct PrimitiveBoxes {
+  std::vector<Aabb> node, edge, face;
+  std::vector<int> nodeOwner, edgeOwner;
+};
+
+PrimitiveBoxes primitiveBoxes(const World& w, double grow) {
+  PrimitiveBoxes b;
+  b.node = nodeBoxes(w, grow);
+  b.edge.resize(w.edges.size());
+  b.face.resize(w.faces.size());
+#pragma omp parallel for schedule(static)
+  for (long e = 0; e < long(w.edges.size()); ++e) {
+    b.edge[e].add(b.node[w.edges[e][0]]);
+    b.edge[e].add(b.node[w.edges[e][1]]);
   }
-  for (int ea : w.faceEdges[fa])
-    for (int eb : w.faceEdges[fb]) {
-      Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
-      if (sharesNode(candidateNodes(w, c), true)) continue;
-      const auto& e = w.edges[ea];
-      const auto& f = w.edges[eb];
-      if (boxOf({e[0], e[1]}).overlaps(boxOf({f[0], f[1]}))) out.push_back(c);
-    }
+#pragma omp parallel for schedule(static)
+  for (long f = 0; f < long(w.faces.size()); ++f)
+    for (int n : w.faces[f]) b.face[f].add(b.node[n]);
+  b.nodeOwner.assign(w.x0.size(), -1);
+  b.edgeOwner.assign(w.edges.size(), -1);
+  for (int f = int(w.faces.size()) - 1; f >= 0; --f) {
+    for (int n : w.faces[f]) b.nodeOwner[n] = f;
+    for (int e : w.faceEdges[f]) b.edgeOwner[e] = f;
+  }
+  return b;
 }
 
-// Pairs whose swept boxes come within `reach` (m) of each other.
+// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap.
+void pairsOfFaces(const World& w, const PrimitiveBoxes& boxes, int fa, int fb, std::vector<Candidate>& out) {
+  const Tri &A = w.faces[fa], &B = w.faces[fb];
+  auto vertexFace = [&](int node, int owner, int face) {
+    if (boxes.nodeOwner[node] != owner) return;
+    Candidate c{false, node, face};
+    if (w.invMass[node] == 0 && w.nodeCloth[w.faces[face][0]] < 0) return;  // obstacle against obstacle
+    if (!sharesNode(candidateNodes(w, c), false) && boxes.node[node].overlaps(boxes.face[face])) out.push_back(c);
+  };
+  for (int k = 0; k < 3; ++k) {
+    vertexFace(A[k], fa, fb);
+    vertexFace(B[k], fb, fa);
+  }
+  for (int ea : w.faceEdges[fa]) {
+    if (boxes.edgeOwner[ea] != fa) continue;
+    for (int eb : w.faceEdges[fb]) {
+      if (boxes.edgeOwner[eb] != fb) continue;
+      Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
+      if (!sharesNode(candidateNodes(w, c), true) && boxes.edge[ea].overlaps(boxes.edge[eb])) out.push_back(c);
+    }
+  }
+}
+
+// Pairs whose swept boxes come within `reach` (m) of each other, each once, sorted.
 std::vector<Candidate> findCandidates(World& w, const CollisionParams& p, CollisionCache::Impl& cache, double reach) {
-  const std::vector<Aabb> nodeBox = nodeBoxes(w, 0.5 * reach);
-  updateTrees(w, nodeBox, cache);
-  std::vector<std::pair<int, int>> facePairs;
+  const PrimitiveBoxes boxes = primitiveBoxes(w, 0.5 * reach);
+  updateTrees(w, boxes.node, cache);
+  std::vector<Candidate> out;
   for (size_t a = 0; a < w.bodies.size(); ++a) {
     const Body& A = w.bodies[a];
     if (A.cloth < 0) continue;
     auto add = [&](const Body& B) {
-      return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) { facePairs.push_back({offA + i, offB + j}); };
+      return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) {
+        pairsOfFaces(w, boxes, offA + i, offB + j, out);
+      };
     };
     if (p.selfCollision) cache.trees[a].selfOverlaps(add(A));
     for (size_t b = a + 1; b < w.bodies.size(); ++b)
       if (p.selfCollision || w.bodies[b].cloth < 0) cache.trees[a].overlaps(cache.trees[b], add(w.bodies[b]));
   }
-  std::vector<Candidate> out;
-  for (const auto& [fa, fb] : facePairs) pairsOfFaces(w, nodeBox, fa, fb, out);
+  // The responses are applied one pair after the other, so their order matters: vertex-face pairs first, by node.
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
