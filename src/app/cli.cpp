@@ -13,18 +13,19 @@ namespace {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"simulate", "run a shot and write frames, stats and the resolved shot",
-       "usage: adacloth simulate SHOT.json [-o OUT] [--frames N] [--threads T] [--quiet]\n"
+       "usage: adacloth simulate SHOT.json [-o OUT] [--frames N] [--threads T] [--no-view] [--quiet]\n"
        "\n"
        "Runs the shot and writes OUT (default: out/<shot name>):\n"
        "  OUT/frames/<cloth>_<frame:05d>.obj   cloth meshes (v = world positions, vt = material coordinates)\n"
        "  OUT/stats.jsonl                      one JSON object per frame (faces, edge lengths, ms per phase)\n"
        "  OUT/shot.resolved.json               the shot with every default filled in\n"
-       "Frames, stats and renders left in OUT by an earlier run are removed first.\n"
+       "Frames, stats, renders and movies left in OUT by an earlier run are removed first (nothing else).\n"
        "\n"
        "options:\n"
        "  -o, --out OUT     output folder\n"
        "  --frames N        simulate N frames after frame 0 (default: the shot's \"frames\")\n"
        "  --threads T       OpenMP threads (default: all cores); results are identical at any count\n"
+       "  --no-view         ignore every cloth's \"view\" (view-independent run, for comparisons)\n"
        "  --quiet           no progress on stderr\n"
        "\n"
        "exit codes: 0 done, 2 bad input (nothing written), 3 the simulation failed (frames so far are kept)\n",

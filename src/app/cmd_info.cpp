@@ -41,6 +41,12 @@ void printCloth(const Cloth& cloth) {
               mesh.totalMaterialArea(), mesh.totalWorldArea(), mass, cloth.spec.material.density);
   std::printf("    edge length %.4g to %.4g m; bounding box [%.3g, %.3g, %.3g] to [%.3g, %.3g, %.3g] m\n", minEdge,
               maxEdge, lo.x(), lo.y(), lo.z(), hi.x(), hi.y(), hi.z());
+  const ClothSpec& spec = cloth.spec;
+  const MaterialSpec& m = spec.material;
+  std::printf("    material %s: stretch %.4g N/m, shear %.4g N/m, bending %.4g N*m, damping %.4g s\n",
+              m.preset.empty() ? "(inline)" : m.preset.c_str(), m.stretch, m.shear, m.bending, m.damping);
+  std::printf("    %zu handle(s); strain limit %s; remeshing %s\n", spec.handles.size(),
+              spec.strainLimit.enabled ? "on" : "off", spec.remeshing.enabled ? "on" : "off");
 }
 
 const char* shapeName(ObstacleSpec::Shape shape) {

@@ -12,8 +12,9 @@ namespace adacloth {
 
 int runSimulateCommand(int argc, char** argv) {
   Args args("simulate",
-            {{"--out", "-o", true}, {"--frames", "", true}, {"--threads", "", true}, {"--quiet", "-q", false}}, argc,
-            argv, 2);
+            {{"--out", "-o", true}, {"--frames", "", true}, {"--threads", "", true}, {"--quiet", "-q", false},
+             {"--no-view", "", false}},
+            argc, argv, 2);
   args.expectPositionals(1, "one shot file");
   std::optional<int> frames = args.integer("--frames", 0, 10000000);
   std::optional<int> threads = args.integer("--threads", 1, 1024);
@@ -27,6 +28,7 @@ int runSimulateCommand(int argc, char** argv) {
   options.out = args.value("--out").value_or("out/" + shot.name);
   options.frames = frames.value_or(shot.frames);
   options.progress = args.has("--quiet") ? Progress::Mode::Quiet : Progress::Mode::Auto;
+  options.view = !args.has("--no-view");
   if (threads) omp_set_num_threads(*threads);
 
   simulateShot(shot, scene, options);

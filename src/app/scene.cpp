@@ -42,6 +42,8 @@ Scene buildScene(const Shot& shot) {
     scene.cloths.push_back(std::move(cloth));
   }
   for (const ObstacleSpec& spec : shot.obstacles) scene.obstacles.emplace_back(spec, shot.file.string());
+  for (const ClothSpec& spec : shot.cloths)
+    if (spec.view && !scene.camera) scene.camera = loadShotCamera(shot);  // InputError when the file is broken
   return scene;
 }
 

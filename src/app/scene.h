@@ -1,5 +1,6 @@
 #pragma once
 // The simulated world built from a shot: cloth meshes in their initial state, ready for the frame loop.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,8 @@
 #include "config/shot.h"
 #include "dynamics/dynamics_state.h"
 #include "mesh/mesh.h"
+#include "view/camera_path.h"
+#include "view/view_sizing.h"
 
 namespace adacloth {
 
@@ -15,6 +18,7 @@ struct Cloth {
   ClothSpec spec;
   Mesh mesh;
   DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
+  std::optional<ViewStats> viewStats;  // after the last remesh, for cloths refined with `view` (stats.jsonl)
 };
 
 // Rebuilds the cloth's dynamics state (masses, springs, bending) from its current mesh and material. Call after any
@@ -34,6 +38,7 @@ struct Scene {
   CollisionCache collisionCache;    // contact trees kept between steps (refitted, rebuilt after a remesh)
   std::vector<int> contacts;        // per cloth: contacts in the last collision step (stats.jsonl)
   double time = 0.0;  // s
+  std::optional<CameraPath> camera;  // the shot's camera path, loaded when a cloth has `view`
 };
 
 // Loads or generates a cloth's mesh and places it with its transform; masses from the material's area density.

@@ -13,6 +13,7 @@
 #include "io/obj.h"
 #include "remesh/remesh.h"
 #include "sizing/sizing_field.h"
+#include "view/view_sizing.h"
 
 namespace adacloth {
 namespace {
@@ -96,14 +97,31 @@ SizingParams sizingParams(const RemeshingSpec& r) {
 // The sizing and remesh phases of one cloth (NOTES §2-3), for cloths whose `remeshing` is on; the dynamics state
 // (handles, masses, springs) then follows the new mesh through the remesher's node map. Obstacle proximity is not
 // wired yet: NoObstacles until the collision subsystem provides a ProximityQuery.
-void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, PhaseTimes& times) {
+//
+// View-dependent refinement (NOTES §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is given
+// (null: `--no-view` or no camera): the raw face sizing is scaled by the view factor and clamped in screen space
+// before the hard limits, and verts where the factor jumps take the tensor max of their faces. `time` (s) is the
+// current time, `frameTime` (s) the frame length the anticipation window steps by.
+void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, PhaseTimes& times, const CameraPath* camera,
+                double time, double frameTime, const Occluders& occluders) {
   if (!cloth.spec.remeshing.enabled) return;
   auto sizingStart = Clock::now();
   const SizingParams sizing = sizingParams(cloth.spec.remeshing);
   cloth.mesh.updateGeometry();
   std::vector<Mat2> faceSizing = rawFaceSizing(cloth.mesh, sizing, obstacles);
-  clampFaceSizing(faceSizing, sizing);
-  const std::vector<Mat2> sizingAtVerts = vertexSizing(cloth.mesh, faceSizing);
+  std::optional<ViewWindow> window;
+  std::vector<Mat2> sizingAtVerts;
+  if (camera && cloth.spec.view) {
+    window = makeViewWindow(*camera, time, frameTime, *cloth.spec.view);
+    if (cloth.spec.view->occlusion) addOcclusion(*window, occluders);
+    const ViewFactorField field = viewFactorField(cloth.mesh, *window, *cloth.spec.view);
+    applyViewToFaceSizing(cloth.mesh, faceSizing, field, *window, *cloth.spec.view);
+    clampFaceSizing(faceSizing, sizing);
+    sizingAtVerts = silhouetteVertexSizing(cloth.mesh, faceSizing, field.factor, cloth.spec.view->silhouetteThreshold);
+  } else {
+    clampFaceSizing(faceSizing, sizing);
+    sizingAtVerts = vertexSizing(cloth.mesh, faceSizing);
+  }
   times.sizing += msSince(sizingStart);
   auto remeshStart = Clock::now();
   RemeshParams params;
@@ -111,20 +129,39 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, PhaseTimes& times
   RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth));
   remapDynamics(cloth, result.nodeMap);
   times.remesh += msSince(remeshStart);
+  if (window) cloth.viewStats = measureView(cloth.mesh, *window, *cloth.spec.view);
+}
+
+// What can hide cloth from the camera when a cloth's `view` has occlusion on: obstacles and every cloth as they are
+// now (empty when no cloth needs it).
+Occluders viewOccluders(const Scene& scene) {
+  Occluders occluders;
+  bool needed = false;
+  for (const Cloth& cloth : scene.cloths) needed = needed || (cloth.spec.view && cloth.spec.view->occlusion);
+  if (!needed) return occluders;
+  for (const Obstacle& o : scene.obstacles) occluders.add(o.positionsAt(scene.time), o.faces());
+  for (const Cloth& cloth : scene.cloths) occluders.add(cloth.mesh);
+  return occluders;
 }
 
 // Sizing and remeshing of every cloth at the current time. The sizing field's obstacle term sees obstacles within
-// ten cloth thicknesses (NOTES §2), through the same proximity queries as the collision phase.
-void adaptCloths(const Shot& shot, Scene& scene, PhaseTimes& times) {
+// ten cloth thicknesses (NOTES §2), through the same proximity queries as the collision phase. `useView` false
+// (`--no-view`) ignores every cloth's `view`.
+void adaptCloths(const Shot& shot, Scene& scene, PhaseTimes& times, bool useView) {
   const ObstacleProximity obstacles(posesAt(scene.obstacles, scene.time), 10.0 * shot.collision.thickness);
-  for (Cloth& cloth : scene.cloths) adaptCloth(cloth, obstacles, times);
+  const CameraPath* camera = useView && scene.camera ? &*scene.camera : nullptr;
+  auto occludersStart = Clock::now();
+  const Occluders occluders = camera ? viewOccluders(scene) : Occluders();
+  times.sizing += msSince(occludersStart);
+  for (Cloth& cloth : scene.cloths)
+    adaptCloth(cloth, obstacles, times, camera, scene.time, shot.frameTime(), occluders);
 }
 
 // One frame of simulated time: the physics steps, then sizing and remeshing once per frame.
-void advanceFrame(const Shot& shot, Scene& scene, PhaseTimes& times, int frame) {
+void advanceFrame(const Shot& shot, Scene& scene, PhaseTimes& times, int frame, bool useView) {
   stepPhysics(shot, scene, frame, times);
   scene.time += shot.frameTime();
-  adaptCloths(shot, scene, times);
+  adaptCloths(shot, scene, times, useView);
 }
 
 // Contact quality at the end of a frame, per cloth (stats.jsonl): depth inside obstacles, intersecting triangles.
@@ -176,6 +213,10 @@ Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalM
     cloths.back()["contacts"] = c < scene.contacts.size() ? scene.contacts[c] : 0;
     cloths.back()["max_penetration"] = cm.maxPenetration[c];
     cloths.back()["intersections"] = cm.intersections[c];
+    if (const auto& view = scene.cloths[c].viewStats) {
+      cloths.back()["visible_faces"] = view->visibleFaces;
+      cloths.back()["mean_view_factor"] = view->meanViewFactor;
+    }
   }
   line["cloths"] = cloths;
   return line;
@@ -211,7 +252,8 @@ void prepareOutputFolder(const std::filesystem::path& out) {
       if (ext == ".obj" || ext == ".png") fs::remove(entry.path());
     }
   }
-  fs::remove(out / "stats.jsonl", ec);
+  // Files made from an earlier run's frames (stats, movie, contact sheet, stats plot) would be stale.
+  for (const char* file : {"stats.jsonl", "movie.mp4", "contact_sheet.png", "stats.png"}) fs::remove(out / file, ec);
   fs::create_directories(out / "frames", ec);
   if (ec) throw std::runtime_error(out.string() + ": cannot create the output folder (" + ec.message() + ")");
 }
@@ -231,10 +273,10 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
     auto start = Clock::now();
     PhaseTimes times;
     if (frame > 0) {
-      advanceFrame(shot, scene, times, frame);
+      advanceFrame(shot, scene, times, frame, options.view);
     } else {
       // Initial refinement: a coarse panel is remeshed to its sizing at rest before frame 0 is written.
-      adaptCloths(shot, scene, times);
+      adaptCloths(shot, scene, times, options.view);
     }
     checkFinite(scene, frame);
     auto ioStart = Clock::now();

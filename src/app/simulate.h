@@ -12,6 +12,7 @@ struct RunOptions {
   std::filesystem::path out;     // output folder (NOTES §8 layout)
   int frames = 0;                // frames to simulate after frame 0
   Progress::Mode progress = Progress::Mode::Auto;
+  bool view = true;              // false (`--no-view`): ignore every cloth's `view`, simulate view-independently
 };
 
 // Wall time of one frame per phase (ms), as reported in stats.jsonl.
@@ -19,7 +20,8 @@ struct PhaseTimes {
   double sizing = 0, remesh = 0, physics = 0, collision = 0, io = 0;
 };
 
-// Clears what an earlier run left in `out` (frames, stats, renders; nothing else) and creates the layout.
+// Clears what an earlier run left in `out` (frames, obstacles, stats, renders, movie, contact sheet, stats plot;
+// nothing else) and creates the layout.
 void prepareOutputFolder(const std::filesystem::path& out);
 
 // Output file of one cloth at one frame: OUT/frames/<cloth>_<frame:05d>.obj.

@@ -169,6 +169,27 @@ RemeshingSpec readRemeshing(const Shot& shot, Json& j, const std::string& ptr) {
   return spec;
 }
 
+// `view`: view-dependent refinement; only meaningful on a remeshed cloth (the camera is checked by parseShot).
+ViewSpec readView(const Shot& shot, const Json& j, const std::string& ptr, const RemeshingSpec& remeshing) {
+  if (!remeshing.enabled)
+    fail(shot, ptr, "view-dependent refinement needs adaptive remeshing: set \"remeshing\" on this cloth or "
+                    "remove \"view\"");
+  ViewSpec v;
+  v.fOut = j["f_out"].get<double>();
+  v.margin = j["margin"].get<double>();
+  v.anticipationFrames = j["anticipation"]["frames"].get<int>();
+  v.fullFrames = j["anticipation"]["full_frames"].get<int>();
+  v.minPixels = j["min_pixels"].get<double>();
+  v.backface = j["backface"].get<bool>();
+  v.occlusion = j["occlusion"].get<bool>();
+  v.silhouetteThreshold = j["silhouette_threshold"].get<double>();
+  if (v.fullFrames > v.anticipationFrames)
+    fail(shot, ptr + "/anticipation/full_frames", "expected at most anticipation/frames (" +
+                                                      std::to_string(v.anticipationFrames) + "), got " +
+                                                      std::to_string(v.fullFrames));
+  return v;
+}
+
 ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   ClothSpec cloth;
   cloth.place = "/cloths/" + std::to_string(index);
@@ -190,6 +211,7 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
     cloth.strainLimit = {true, s["min"].get<double>(), s["max"].get<double>(), s["iterations"].get<int>()};
   }
   cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
+  if (j.contains("view")) cloth.view = readView(shot, j["view"], cloth.place + "/view", cloth.remeshing);
   return cloth;
 }
 
@@ -227,6 +249,10 @@ Shot parseShot(const std::string& text, const fs::path& file) {
            "the name \"" + shot.cloths.back().name + "\" is used by another cloth; names must be unique");
   }
   if (r.contains("camera")) shot.camera = fs::path(r["camera"].get<std::string>());
+  for (const ClothSpec& cloth : shot.cloths)
+    if (cloth.view && !shot.camera)
+      fail(shot, cloth.place + "/view", "view-dependent refinement needs the shot's camera: add \"camera\" (a "
+                                        "camera path file) or remove \"view\"");
   readCollisionConfig(shot, r);
   shot.stepsPerFrame = r["steps_per_frame"].get<int>();
   shot.gravity = toVec3(r["gravity"]);

@@ -75,6 +75,19 @@ struct RemeshingSpec {
   double aspectMin = 0.2;           // thinnest allowed element shape (shortest / longest allowed edge)
 };
 
+// View-dependent refinement of one cloth (`view`, NOTES §4, docs/view-dependent.md): how its sizing field is scaled
+// by the view factor F of the shot's camera. Absent (std::nullopt in ClothSpec): view-independent.
+struct ViewSpec {
+  double fOut = 0.1;               // view factor of faces out of view, in (0, 1]: sizing scaled by fOut^2
+  double margin = 0.2;             // m: width of the buffer outside the frustum over which F falls from 1 to fOut
+  int anticipationFrames = 12;     // frames looked ahead and behind (m_t)
+  int fullFrames = 4;              // frames within which the camera counts at full weight (n <= m_t)
+  double minPixels = 2.0;          // pixels: shortest edge a visible face is refined to on screen
+  bool backface = false;           // back-facing faces count as out of view (garments); off for flags, curtains
+  bool occlusion = false;          // faces hidden behind obstacles or cloth count as out of view (depth pre-pass)
+  double silhouetteThreshold = 0.2;  // view factor jump across a vert above which it takes the tensor max
+};
+
 // Air moving at `velocity`: per-face drag along the normal and lift across the flow (NOTES §5).
 struct WindSpec {
   Vec3 velocity = Vec3::Zero();  // m/s
@@ -92,6 +105,7 @@ struct ClothSpec {
   std::vector<HandleSpec> handles;
   StrainLimitSpec strainLimit;
   RemeshingSpec remeshing;
+  std::optional<ViewSpec> view;  // view-dependent refinement; needs remeshing and the shot's camera
 };
 
 // A rigid key of an obstacle's motion, applied after the obstacle's `transform` (NOTES §6).

@@ -88,6 +88,36 @@ Field remeshingSchema() {
       .withExample(Json::object({{"size", Json::array({0.01, 0.1})}}));
 }
 
+Field viewSchema() {
+  Field anticipation = object("anticipation", {
+      integer("frames", "Frames of the camera path looked at before and after the current one (m_t): cloth is "
+                        "refined before the camera shows it, e.g. across a jump cut.").atLeast(0).defaults(12),
+      integer("full_frames", "Frames on each side within which the camera counts at full weight (n, at most "
+                             "`frames`); beyond, its weight falls linearly to n / m_t at the window's ends.")
+          .atLeast(0).defaults(4),
+  }, "Temporal anticipation over the camera path (NOTES §4.3).").defaults(Json::object());
+  return object("view", {
+      number("f_out", "View factor of faces out of view: their sizing tensor is scaled by f_out^2, i.e. edges "
+                      "up to 1/f_out times longer.").inUnit("1").atLeast(0, true).atMost(1).defaults(0.1),
+      number("margin", "Buffer outside the frustum over which the view factor falls from 1 to f_out.").inUnit("m")
+          .atLeast(0).defaults(0.2),
+      anticipation,
+      number("min_pixels", "Shortest edge a face in view is refined to, in pixels of the camera's image "
+                           "(screen-space clamp).").inUnit("px").atLeast(0, true).defaults(2.0),
+      boolean("backface", "Back-facing faces count as out of view: true for garments on a body, false for "
+                          "two-sided cloth seen from both sides (flags, curtains).").defaults(false),
+      boolean("occlusion", "Faces hidden behind obstacles or cloth (this one included) count as out of view, by "
+                           "the distance they lie behind the visible surface, with the same margin and "
+                           "anticipation (a 128-pixel-high depth pre-pass per camera of the window).")
+          .defaults(false),
+      number("silhouette_threshold", "Jump of the view factor across a vertex above which the vertex takes the "
+                                     "tensor max of its faces instead of their average (keeps silhouettes and the "
+                                     "frustum border fine).").inUnit("1").atLeast(0).defaults(0.2),
+  }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
+     "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()
+      .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));
+}
+
 Field handleSchema() {
   Field key = object("key", {
       number("time", "Time of this key.").inUnit("s").atLeast(0),
@@ -133,6 +163,7 @@ Field clothSchema() {
       array("handles", handleSchema(), "Pinned or animated nodes.").defaults(Json::array()),
       strainLimitSchema(),
       remeshingSchema(),
+      viewSchema(),
   }, "One piece of cloth (a garment may be several panels sewn together in one mesh).");
 }
 

@@ -71,11 +71,15 @@ TEST_CASE("simulate writes the output layout", "[app]") {
   fs::path out = dir / "out";
   // A stale frame from an earlier, longer run must not survive.
   writeText(out / "frames/sheet_00009.obj", "stale");
+  writeText(out / "movie.mp4", "stale");
+  writeText(out / "notes.txt", "the user's own file");
   RunResult r = runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + out.string() + "' --quiet");
   INFO(r.output);
   REQUIRE(r.exitCode == 0);
   for (int f = 0; f <= 2; ++f) CHECK(fs::exists(out / "frames" / ("sheet_0000" + std::to_string(f) + ".obj")));
   CHECK_FALSE(fs::exists(out / "frames/sheet_00009.obj"));
+  CHECK_FALSE(fs::exists(out / "movie.mp4"));
+  CHECK(fs::exists(out / "notes.txt"));
   std::ifstream stats(out / "stats.jsonl");
   std::string line;
   int lines = 0;

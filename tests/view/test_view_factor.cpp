@@ -1,0 +1,182 @@
+// View factor field, screen-space clamp, silhouette transfer and the `view` config (NOTES §4).
+#include <catch2/catch.hpp>
+
+#include "config/shot.h"
+#include "io/error.h"
+#include "mesh/generators.h"
+#include "sizing/sizing_field.h"
+#include "sizing/tensor.h"
+#include "view/screen_clamp.h"
+#include "view/view_factor_field.h"
+#include "view/view_sizing.h"
+
+using namespace adacloth;
+
+namespace {
+
+// A still camera 3 m in front of the XY plane looking at (x0, 0.5, 0): with fov 30 deg it sees about 1.6 m.
+CameraPath stillPath(double x0) {
+  CameraPath path;
+  path.width = 640;
+  path.height = 360;
+  CameraKeyframe k;
+  k.eye = {x0, 0.5, 3.0};
+  k.target = {x0, 0.5, 0.0};
+  k.fovYDeg = 30.0;
+  k.near = 0.1;
+  k.far = 50.0;
+  path.keyframes.push_back(k);
+  return path;
+}
+
+Mat2 sym(double a, double b, double c) {
+  Mat2 m;
+  m << a, b, b, c;
+  return m;
+}
+
+std::string errorOf(const std::string& text) {
+  try {
+    parseShot(text, "conf/s.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("anticipation weights: full within n frames, then linear", "[view-dependent]") {
+  CHECK(anticipationWeight(0, 4, 12) == 1.0);
+  CHECK(anticipationWeight(4, 4, 12) == 1.0);
+  CHECK(anticipationWeight(-4, 4, 12) == 1.0);
+  CHECK(anticipationWeight(5, 4, 12) == Approx(1.0 - 1.0 / 12));
+  CHECK(anticipationWeight(12, 4, 12) == Approx(4.0 / 12));
+  CHECK(anticipationWeight(-12, 4, 12) == Approx(4.0 / 12));
+  CHECK(anticipationWeight(3, 0, 0) == 1.0);
+}
+
+TEST_CASE("smoothed view factor: 1 inside, linear fall over the margin outside, f_out beyond", "[view-dependent]") {
+  const Camera cam = stillPath(0.0).at(0.0);
+  ViewSpec spec;
+  spec.fOut = 0.2;
+  spec.margin = 0.5;
+  // A small triangle facing the camera at lateral position x on the plane z = 0.
+  auto factorAt = [&](double x) {
+    return smoothedViewFactor(cam, {x, 0.5, 0.0}, {x + 0.01, 0.5, 0.0}, {x, 0.51, 0.0}, spec);
+  };
+  const double edge = -cam.frustumPlanes()[kLeftPlane].offset / cam.frustumPlanes()[kLeftPlane].normal.x();
+  CHECK(factorAt(0.0) == 1.0);
+  CHECK(factorAt(edge + 0.001) == 1.0);  // reaches into the frustum
+  for (double d : {0.1, 0.25, 0.4}) {
+    // Distance to the left plane of a point at x = edge - s on z = 0 is s |n.x|.
+    const double s = d / std::abs(cam.frustumPlanes()[kLeftPlane].normal.x());
+    const double expected = (1 - d / 0.5) * 1.0 + d / 0.5 * 0.2;
+    CHECK(factorAt(edge - s - 0.01) == Approx(expected).margin(1e-9));
+  }
+  CHECK(factorAt(edge - 2.0) == 0.2);
+  CHECK(factorAt(-edge + 2.0) == 0.2);
+}
+
+TEST_CASE("back faces are coarsened only when the cloth's backface switch is on", "[view-dependent]") {
+  const Camera cam = stillPath(0.0).at(0.0);
+  ViewSpec spec;
+  spec.fOut = 0.1;
+  const Vec3 a(0, 0.5, 0), b(0.1, 0.5, 0), c(0, 0.6, 0);  // counter-clockwise seen from +z: front faces the camera
+  spec.backface = false;
+  CHECK(smoothedViewFactor(cam, a, b, c, spec) == 1.0);
+  CHECK(smoothedViewFactor(cam, a, c, b, spec) == 1.0);
+  spec.backface = true;
+  CHECK(smoothedViewFactor(cam, a, b, c, spec) == 1.0);
+  CHECK(smoothedViewFactor(cam, a, c, b, spec) == 0.1);
+  CHECK(faceInView(cam, a, b, c, spec));
+  CHECK_FALSE(faceInView(cam, a, c, b, spec));
+}
+
+TEST_CASE("screen-space clamp equals S^T clamp(S^-T M S^-1) S and survives a singular S", "[view-dependent]") {
+  const Mat2 S = sym(0.3, 0.05, 0.1) + Mat2(Eigen::Vector2d(0.0, 0.02).asDiagonal());
+  const Mat2 M = sym(400.0, 30.0, 90.0);
+  const double l = 0.02;  // screen heights
+  const Mat2 Sinv = S.inverse();
+  Eigen::SelfAdjointEigenSolver<Mat2> eig(Sinv.transpose() * M * Sinv);
+  const Vec2 lambda = eig.eigenvalues().cwiseMin(1.0 / (l * l));
+  const Mat2 expected = S.transpose() * (eig.eigenvectors() * lambda.asDiagonal() * eig.eigenvectors().transpose()) * S;
+  REQUIRE(eig.eigenvalues().maxCoeff() > 1.0 / (l * l));  // the clamp is active in this case
+  const Mat2 got = clampScreenSpace(M, S, l);
+  CHECK((got - expected).norm() < 1e-9 * expected.norm());
+
+  // Not active: the tensor comes back bit for bit.
+  const Mat2 small = sym(1.0, 0.1, 2.0);
+  CHECK(clampScreenSpace(small, S, l) == small);
+
+  // Edge-on: S flattens direction (0, 1). Along it no screen length exists, so no sizing is kept; along (1, 0) the
+  // clamp is 0.5^2 / l^2 (1/m^2), below M's demand.
+  Mat2 edgeOn = Mat2::Zero();
+  edgeOn(0, 0) = 0.5;
+  const Mat2 flat = clampScreenSpace(sym(5000.0, 0.0, 5000.0), edgeOn, l);
+  CHECK(flat.allFinite());
+  CHECK(flat(0, 0) == Approx(0.25 / (l * l)));
+  CHECK(std::abs(flat(1, 1)) < 1e-6);
+  CHECK(std::abs(flat(0, 1)) < 1e-6);
+}
+
+TEST_CASE("silhouette transfer takes the tensor max where the view factor jumps", "[view-dependent]") {
+  Mesh mesh = makeGrid(1.0, 1.0, 2, 2);
+  const int nf = int(mesh.faces.size());
+  std::vector<Mat2> faceSizing(nf);
+  std::vector<double> smooth(nf, 1.0), jump(nf, 1.0);
+  for (int f = 0; f < nf; ++f) {
+    faceSizing[f] = f % 2 ? sym(100, 0, 1) : sym(1, 0, 100);
+    if (f >= nf / 2) jump[f] = 0.1;
+  }
+  const std::vector<Mat2> averaged = silhouetteVertexSizing(mesh, faceSizing, smooth, 0.2);
+  const std::vector<Mat2> expectedAverage = vertexSizing(mesh, faceSizing);
+  for (size_t v = 0; v < averaged.size(); ++v) CHECK(averaged[v] == expectedAverage[v]);
+  const std::vector<Mat2> kept = silhouetteVertexSizing(mesh, faceSizing, jump, 0.2);
+  int maxed = 0;
+  for (size_t v = 0; v < kept.size(); ++v) {
+    std::vector<Mat2> around;
+    double lo = 1, hi = 0;
+    for (int f : mesh.verts[v].faces) {
+      around.push_back(faceSizing[f]);
+      lo = std::min(lo, jump[f]);
+      hi = std::max(hi, jump[f]);
+    }
+    if (hi - lo > 0.2) {
+      ++maxed;
+      CHECK((kept[v] - tensorMax(around)).norm() < 1e-12);
+      CHECK(kept[v].trace() > expectedAverage[v].trace() + 1.0);
+    } else {
+      CHECK(kept[v] == expectedAverage[v]);
+    }
+  }
+  CHECK(maxed > 0);
+}
+
+TEST_CASE("`view` config: defaults, and errors without camera or remeshing", "[view-dependent]") {
+  const std::string cloth = R"({"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}, "remeshing": true, )";
+  Shot shot = parseShot(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {}}]})", "conf/s.json");
+  REQUIRE(shot.cloths[0].view);
+  const ViewSpec& v = *shot.cloths[0].view;
+  CHECK(v.fOut == 0.1);
+  CHECK(v.margin == 0.2);
+  CHECK(v.anticipationFrames == 12);
+  CHECK(v.fullFrames == 4);
+  CHECK(v.minPixels == 2.0);
+  CHECK_FALSE(v.backface);
+  CHECK(shot.resolved["cloths"][0]["view"]["anticipation"]["full_frames"] == 4);
+  CHECK_FALSE(parseShot(R"({"camera": "c.json", "cloths": [)" + cloth + R"("name": "a"}]})", "conf/s.json")
+                  .cloths[0].view);
+
+  using Catch::Contains;
+  CHECK_THAT(errorOf(R"({"cloths": [)" + cloth + R"("view": {}}]})"),
+             Contains("conf/s.json: /cloths/0/view: view-dependent refinement needs the shot's camera"));
+  CHECK_THAT(errorOf(R"({"camera": "c.json", "cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}, )"
+                     R"("view": {}}]})"),
+             Contains("conf/s.json: /cloths/0/view: view-dependent refinement needs adaptive remeshing"));
+  CHECK_THAT(errorOf(R"({"camera": "c.json", "cloths": [)" + cloth +
+                     R"("view": {"anticipation": {"frames": 2, "full_frames": 3}}}]})"),
+             Contains("/cloths/0/view/anticipation/full_frames: expected at most"));
+  CHECK_THAT(errorOf(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"f_out": 0}}]})"),
+             Contains("/cloths/0/view/f_out"));
+}
