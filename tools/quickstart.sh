@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
-ADACLOTH_TESTS=OFF CMAKE_ARGS="-DADACLOTH_TESTS=OFF -DADACLOTH_BENCHMARKS=OFF" bash tools/build.sh adacloth
+CMAKE_ARGS="-DADACLOTH_TESTS=OFF -DADACLOTH_BENCHMARKS=OFF" bash tools/build.sh adacloth
 ./build/adacloth simulate conf/drape.json -o out/drape
 ./build/adacloth render out/drape
 echo

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 jobs=$(nproc)
 
-bash tools/build.sh
+CMAKE_ARGS="-DADACLOTH_TESTS=ON -DADACLOTH_BENCHMARKS=ON" bash tools/build.sh
 (cd build && ctest --output-on-failure -j "$jobs" "$@")
 [[ $# -gt 0 ]] && exit 0
 
