@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <fstream>
 
+#include "config/shot.h"
+#include "io/error.h"
+
 namespace adacloth::test {
 
 TempDir::TempDir(const std::string& tag) {
@@ -41,5 +44,14 @@ void writeText(const fs::path& file, const std::string& text) {
 }
 
 fs::path sourceDir() { return ADACLOTH_SOURCE_DIR; }
+
+std::string shotErrorOf(const std::string& shotText) {
+  try {
+    parseShot(shotText, "conf/s.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace adacloth::test

@@ -33,4 +33,7 @@ void writeText(const fs::path& file, const std::string& text);
 // The repository root.
 fs::path sourceDir();
 
+// The InputError message of parsing `shotText` as the shot "conf/s.json", or "" when it parses.
+std::string shotErrorOf(const std::string& shotText);
+
 }  // namespace adacloth::test

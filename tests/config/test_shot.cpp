@@ -11,14 +11,7 @@ using namespace adacloth;
 
 namespace {
 
-std::string errorOf(const std::string& text) {
-  try {
-    parseShot(text, "conf/s.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string errorOf(const std::string& text) { return test::shotErrorOf(text); }
 
 }  // namespace
 

@@ -1,6 +1,8 @@
 // View factor field, screen-space clamp, silhouette transfer and the `view` config (NOTES §4).
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include "config/shot.h"
 #include "io/error.h"
 #include "mesh/generators.h"
@@ -35,14 +37,7 @@ Mat2 sym(double a, double b, double c) {
   return m;
 }
 
-std::string errorOf(const std::string& text) {
-  try {
-    parseShot(text, "conf/s.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string errorOf(const std::string& text) { return test::shotErrorOf(text); }
 
 }  // namespace
 
