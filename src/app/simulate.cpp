@@ -95,8 +95,8 @@ SizingParams sizingParams(const RemeshingSpec& r) {
 }
 
 // The sizing and remesh phases of one cloth (NOTES §2-3), for cloths whose `remeshing` is on; the dynamics state
-// (handles, masses, springs) then follows the new mesh through the remesher's node map. Obstacle proximity is not
-// wired yet: NoObstacles until the collision subsystem provides a ProximityQuery.
+// (handles, masses, springs) then follows the new mesh through the remesher's node map. `obstacles` answers the
+// sizing field's obstacle-proximity term.
 //
 // View-dependent refinement (NOTES §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is given
 // (null: `--no-view` or no camera): the raw face sizing is scaled by the view factor and clamped in screen space
