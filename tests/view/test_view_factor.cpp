@@ -1,6 +1,8 @@
 // View factor field, screen-space clamp, silhouette transfer and the `view` config (NOTES §4).
 #include <catch2/catch.hpp>
 
+#include "view_fixtures.h"
+
 #include "test_util.h"
 
 #include "config/shot.h"
@@ -15,21 +17,6 @@
 using namespace adacloth;
 
 namespace {
-
-// A still camera 3 m in front of the XY plane looking at (x0, 0.5, 0): with fov 30 deg it sees about 1.6 m.
-CameraPath stillPath(double x0) {
-  CameraPath path;
-  path.width = 640;
-  path.height = 360;
-  CameraKeyframe k;
-  k.eye = {x0, 0.5, 3.0};
-  k.target = {x0, 0.5, 0.0};
-  k.fovYDeg = 30.0;
-  k.near = 0.1;
-  k.far = 50.0;
-  path.keyframes.push_back(k);
-  return path;
-}
 
 Mat2 sym(double a, double b, double c) {
   Mat2 m;
@@ -52,7 +39,7 @@ TEST_CASE("anticipation weights: full within n frames, then linear", "[view-depe
 }
 
 TEST_CASE("smoothed view factor: 1 inside, linear fall over the margin outside, f_out beyond", "[view-dependent]") {
-  const Camera cam = stillPath(0.0).at(0.0);
+  const Camera cam = test::stillCameraPath(0.0).at(0.0);
   ViewSpec spec;
   spec.fOut = 0.2;
   spec.margin = 0.5;
@@ -74,7 +61,7 @@ TEST_CASE("smoothed view factor: 1 inside, linear fall over the margin outside, 
 }
 
 TEST_CASE("back faces are coarsened only when the cloth's backface switch is on", "[view-dependent]") {
-  const Camera cam = stillPath(0.0).at(0.0);
+  const Camera cam = test::stillCameraPath(0.0).at(0.0);
   ViewSpec spec;
   spec.fOut = 0.1;
   const Vec3 a(0, 0.5, 0), b(0.1, 0.5, 0), c(0, 0.6, 0);  // counter-clockwise seen from +z: front faces the camera

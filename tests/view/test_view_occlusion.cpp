@@ -1,6 +1,8 @@
 // Occlusion for view-dependent refinement: depth pre-pass and faces hidden behind other surfaces.
 #include <catch2/catch.hpp>
 
+#include "view_fixtures.h"
+
 #include "mesh/generators.h"
 #include "view/occlusion.h"
 #include "view/view_factor_field.h"
@@ -8,20 +10,6 @@
 using namespace adacloth;
 
 namespace {
-
-CameraPath pathLookingDownZ(double eyeX) {
-  CameraPath path;
-  path.width = 640;
-  path.height = 360;
-  CameraKeyframe k;
-  k.eye = {eyeX, 0.5, 3.0};
-  k.target = {eyeX, 0.5, 0.0};
-  k.fovYDeg = 30.0;
-  k.near = 0.1;
-  k.far = 50.0;
-  path.keyframes.push_back(k);
-  return path;
-}
 
 // A wall (two triangles) in the plane z = 1 covering x in [xmin, xmax], y in [-1, 2].
 Occluders wall(double xmin, double xmax) {
@@ -33,7 +21,7 @@ Occluders wall(double xmin, double xmax) {
 }  // namespace
 
 TEST_CASE("depth map: nearest surface, perspective-correct, nothing where nothing is drawn", "[view-dependent]") {
-  const Camera cam = pathLookingDownZ(0.0).at(0);
+  const Camera cam = test::stillCameraPath(0.0).at(0);
   const DepthMap map = renderDepthMap(cam, wall(-5, 0.0));
   CHECK(map.height == kDepthMapHeight);
   // Behind the wall (x < 0 side): 1 m behind it, minus the bias.
@@ -52,7 +40,7 @@ TEST_CASE("occluded faces are treated like faces out of view, with the margin", 
   spec.margin = 0.3;
   spec.anticipationFrames = 0;
   spec.fullFrames = 0;
-  ViewWindow window = makeViewWindow(pathLookingDownZ(1.0), 0.0, 1.0 / 24, spec);
+  ViewWindow window = makeViewWindow(test::stillCameraPath(1.0), 0.0, 1.0 / 24, spec);
   const ViewFactorField open = viewFactorField(sheet, window, spec);
   for (double f : open.factor) REQUIRE(f == 1.0);
 
@@ -91,7 +79,7 @@ TEST_CASE("occlusion is anticipated: a camera that will see past the occluder ke
           "[view-dependent]") {
   Mesh sheet = makeGrid(2.0, 1.0, 40, 10);
   sheet.updateGeometry();
-  CameraPath path = pathLookingDownZ(1.0);
+  CameraPath path = test::stillCameraPath(1.0);
   CameraKeyframe closeUp = path.keyframes[0];  // from frame 2 on: between the wall and the sheet, looking at x = 0.3
   closeUp.time = 2.0 / 24;
   closeUp.cut = true;
