@@ -6,16 +6,17 @@ namespace adacloth {
 
 void Bvh::build(const std::vector<Aabb>& boxes) {
   nodes_.clear();
+  marked_.clear();
   primitives_ = boxes.size();
   if (boxes.empty()) return;
   nodes_.reserve(2 * boxes.size());
-  std::vector<int> ids(boxes.size());
-  std::vector<Vec3> centres(boxes.size());
+  ids_.resize(boxes.size());
+  centres_.resize(boxes.size());
   for (size_t i = 0; i < boxes.size(); ++i) {
-    ids[i] = int(i);
-    centres[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
+    ids_[i] = int(i);
+    centres_[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
   }
-  buildRange(ids, centres, boxes, 0, int(ids.size()));
+  buildRange(ids_, centres_, boxes, 0, int(ids_.size()));
 }
 
 int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes,
@@ -58,35 +59,12 @@ void Bvh::refit(const std::vector<Aabb>& boxes) {
   }
 }
 
-void Bvh::selfOverlaps(const std::function<void(int, int)>& visit) const {
-  if (!nodes_.empty()) selfRecurse(0, visit);
-}
-
-void Bvh::selfRecurse(int n, const std::function<void(int, int)>& visit) const {
-  const Node& node = nodes_[n];
-  if (node.left < 0) return;
-  selfRecurse(node.left, visit);
-  selfRecurse(node.right, visit);
-  pairRecurse(*this, node.left, node.right, visit);
-}
-
-void Bvh::overlaps(const Bvh& other, const std::function<void(int, int)>& visit) const {
-  if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, visit);
-}
-
-void Bvh::pairRecurse(const Bvh& b, int na, int nb, const std::function<void(int, int)>& visit) const {
-  const Node& x = nodes_[na];
-  const Node& y = b.nodes_[nb];
-  if (!x.box.overlaps(y.box)) return;
-  const bool xLeaf = x.left < 0, yLeaf = y.left < 0;
-  if (xLeaf && yLeaf) {
-    visit(x.primitive, y.primitive);
-  } else if (yLeaf || (!xLeaf && (x.box.hi - x.box.lo).sum() >= (y.box.hi - y.box.lo).sum())) {
-    pairRecurse(b, x.left, nb, visit);
-    pairRecurse(b, x.right, nb, visit);
-  } else {
-    pairRecurse(b, na, y.left, visit);
-    pairRecurse(b, na, y.right, visit);
+void Bvh::mark(const std::vector<char>& flags) {
+  marked_.assign(nodes_.size(), 0);
+  // Children come after their parent, so a reverse sweep sees children first.
+  for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
+    const Node& n = nodes_[i];
+    marked_[i] = n.left < 0 ? char(flags[n.primitive] != 0) : char(marked_[n.left] | marked_[n.right]);
   }
 }
 

@@ -27,10 +27,32 @@ class Bvh {
   size_t primitiveCount() const { return primitives_; }
   bool empty() const { return nodes_.empty(); }
 
-  // Every pair (i, j), i != j, of primitives of this tree whose boxes overlap, each pair once.
-  void selfOverlaps(const std::function<void(int, int)>& visit) const;
+  // Every pair (i, j), i != j, of primitives of this tree whose boxes overlap, each pair once. `visit(i, j)` is any
+  // callable (a template, not std::function: it runs once per overlapping leaf pair, millions of times a step).
+  template <class Visit>
+  void selfOverlaps(Visit&& visit) const {
+    if (!nodes_.empty()) selfRecurse(0, false, visit);
+  }
   // Every pair (i in this, j in other) whose boxes overlap.
-  void overlaps(const Bvh& other, const std::function<void(int, int)>& visit) const;
+  template <class Visit>
+  void overlaps(const Bvh& other, Visit&& visit) const {
+    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, false, visit);
+  }
+
+  // Marks: a flag per primitive (1 = changed), or-ed up the tree, so that traversals can skip subtrees where
+  // nothing changed. `flags` has one entry per primitive; clearMarks() marks nothing.
+  void mark(const std::vector<char>& flags);
+  void clearMarks() { marked_.assign(nodes_.size(), 0); }
+  // As selfOverlaps / overlaps, but only the pairs with at least one marked primitive (marks of both trees).
+  template <class Visit>
+  void markedSelfOverlaps(Visit&& visit) const {
+    if (!nodes_.empty()) selfRecurse(0, true, visit);
+  }
+  template <class Visit>
+  void markedOverlaps(const Bvh& other, Visit&& visit) const {
+    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, true, visit);
+  }
+
   // Visits primitives whose boxes lie within sqrt(bound()) of p, nearer subtrees first; `visit` returns the new
   // squared bound (the best distance found so far), which prunes the rest.
   void nearest(const Vec3& p, double squaredBound, const std::function<double(int)>& visit) const;
@@ -43,9 +65,36 @@ class Bvh {
   };
   int buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes, int begin,
                  int end);
-  void selfRecurse(int n, const std::function<void(int, int)>& visit) const;
-  void pairRecurse(const Bvh& b, int na, int nb, const std::function<void(int, int)>& visit) const;
+  bool isMarked(int n) const { return size_t(n) < marked_.size() && marked_[n]; }
+  template <class Visit>
+  void selfRecurse(int n, bool markedOnly, Visit& visit) const {
+    const Node& node = nodes_[n];
+    if (node.left < 0 || (markedOnly && !isMarked(n))) return;
+    selfRecurse(node.left, markedOnly, visit);
+    selfRecurse(node.right, markedOnly, visit);
+    pairRecurse(*this, node.left, node.right, markedOnly, visit);
+  }
+  template <class Visit>
+  void pairRecurse(const Bvh& b, int na, int nb, bool markedOnly, Visit& visit) const {
+    const Node& x = nodes_[na];
+    const Node& y = b.nodes_[nb];
+    if (markedOnly && !isMarked(na) && !b.isMarked(nb)) return;
+    if (!x.box.overlaps(y.box)) return;
+    const bool xLeaf = x.left < 0, yLeaf = y.left < 0;
+    if (xLeaf && yLeaf) {
+      visit(x.primitive, y.primitive);
+    } else if (yLeaf || (!xLeaf && (x.box.hi - x.box.lo).sum() >= (y.box.hi - y.box.lo).sum())) {
+      pairRecurse(b, x.left, nb, markedOnly, visit);
+      pairRecurse(b, x.right, nb, markedOnly, visit);
+    } else {
+      pairRecurse(b, na, y.left, markedOnly, visit);
+      pairRecurse(b, na, y.right, markedOnly, visit);
+    }
+  }
   std::vector<Node> nodes_;  // root at 0, children after their parent
+  std::vector<char> marked_;  // per node: some primitive below is marked (empty: none)
+  std::vector<int> ids_;      // build scratch, kept to avoid reallocating
+  std::vector<Vec3> centres_;
   size_t primitives_ = 0;
 };
 

@@ -11,17 +11,6 @@
 
 namespace adacloth {
 
-// Per body (cloth or obstacle mesh, in world order): the face tree and the faces it was built for.
-struct CollisionCache::Impl {
-  std::vector<std::vector<Tri>> builtFor;
-  std::vector<Bvh> trees;
-};
-
-CollisionCache::CollisionCache() : impl(std::make_unique<Impl>()) {}
-CollisionCache::~CollisionCache() = default;
-CollisionCache::CollisionCache(CollisionCache&&) noexcept = default;
-CollisionCache& CollisionCache::operator=(CollisionCache&&) noexcept = default;
-
 CollisionParams collisionParams(const CollisionSpec& spec) {
   CollisionParams p;
   p.thickness = spec.thickness;
@@ -131,115 +120,184 @@ MovingPoints movingPoints(const World& w, const std::array<int, 4>& nodes) {
   return m;
 }
 
-// Swept boxes of every node over the step, grown by half the thickness so that boxes of primitives closer than
-// the thickness overlap.
-std::vector<Aabb> nodeBoxes(const World& w, double grow) {
-  std::vector<Aabb> boxes(w.x0.size());
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < long(boxes.size()); ++i) {
-    boxes[i].add(w.x0[i]);
-    boxes[i].add(w.x1[i]);
-    boxes[i].inflate(grow);
-  }
-  return boxes;
-}
-
-// Face trees of every body: rebuilt when the body's faces differ from what the tree was built for, else refitted.
-void updateTrees(const World& w, const std::vector<Aabb>& nodeBox, CollisionCache::Impl& cache) {
-  cache.builtFor.resize(w.bodies.size());
-  cache.trees.resize(w.bodies.size());
-  for (size_t b = 0; b < w.bodies.size(); ++b) {
-    const Body& body = w.bodies[b];
-    std::vector<Tri> faces(w.faces.begin() + body.firstFace, w.faces.begin() + body.firstFace + body.faceCount);
-    std::vector<Aabb> boxes(faces.size());
-    for (size_t f = 0; f < faces.size(); ++f)
-      for (int k = 0; k < 3; ++k) boxes[f].add(nodeBox[faces[f][k]]);
-    if (cache.builtFor[b] != faces || cache.trees[b].primitiveCount() != faces.size()) {
-      cache.trees[b].build(boxes);
-      cache.builtFor[b] = std::move(faces);
-    } else {
-      cache.trees[b].refit(boxes);
-    }
-  }
-}
-
 bool sharesNode(const std::array<int, 4>& n, bool edgeEdge) {
   if (edgeEdge) return n[0] == n[2] || n[0] == n[3] || n[1] == n[2] || n[1] == n[3];
   return n[0] == n[1] || n[0] == n[2] || n[0] == n[3];
 }
 
-// Swept boxes of every node, edge and face, and for every node and edge its owner: the lowest-numbered face that
-// contains it. A vertex-face or edge-edge pair is emitted only from the face pair of its owners, so each pair comes
-// out exactly once, without sorting out the duplicates that every shared node and edge would otherwise create.
+// Swept boxes of every node, edge and face over the step, grown by half the reach so that boxes of primitives closer
+// than the reach overlap, and for every node and edge its owner: the lowest-numbered face that contains it. A
+// vertex-face or edge-edge pair is emitted only from the face pair of its owners, so each pair comes out exactly
+// once, without sorting out the duplicates that every shared node and edge would otherwise create. An owner's box
+// contains its primitive's box, so a pair is a candidate exactly when its two primitives' boxes overlap.
 struct PrimitiveBoxes {
   std::vector<Aabb> node, edge, face;
   std::vector<int> nodeOwner, edgeOwner;
+  std::vector<unsigned char> owned;  // per face: bit k = owns its corner k, bit 3 + k = owns its edge k
 };
 
-PrimitiveBoxes primitiveBoxes(const World& w, double grow) {
-  PrimitiveBoxes b;
-  b.node = nodeBoxes(w, grow);
-  b.edge.resize(w.edges.size());
-  b.face.resize(w.faces.size());
+}  // namespace
+
+// Kept from step to step: per body (cloth or obstacle mesh, in world order) the face tree and the faces it was
+// built for, and the box buffers of the broad phase (reused, as allocating them every step costs page faults).
+struct CollisionCache::Impl {
+  std::vector<std::vector<Tri>> builtFor;
+  std::vector<Bvh> trees;
+  PrimitiveBoxes nearBoxes;    // at the thickness (proximity pass)
+  PrimitiveBoxes impactBoxes;  // at the CCD tolerance
+};
+
+CollisionCache::CollisionCache() : impl(std::make_unique<Impl>()) {}
+CollisionCache::~CollisionCache() = default;
+CollisionCache::CollisionCache(CollisionCache&&) noexcept = default;
+CollisionCache& CollisionCache::operator=(CollisionCache&&) noexcept = default;
+
+namespace {
+
+void nodeBox(const World& w, double grow, size_t i, Aabb& box) {
+  box = Aabb();
+  box.add(w.x0[i]);
+  box.add(w.x1[i]);
+  box.inflate(grow);
+}
+
+// Edge and face boxes from the node boxes, for the edges and faces whose flag is set (all when `only` is null).
+void compositeBoxes(const World& w, PrimitiveBoxes& b, const std::vector<char>* edgeOnly,
+                    const std::vector<char>* faceOnly) {
 #pragma omp parallel for schedule(static)
   for (long e = 0; e < long(w.edges.size()); ++e) {
-    b.edge[e].add(b.node[w.edges[e][0]]);
+    if (edgeOnly && !(*edgeOnly)[e]) continue;
+    b.edge[e] = b.node[w.edges[e][0]];
     b.edge[e].add(b.node[w.edges[e][1]]);
   }
 #pragma omp parallel for schedule(static)
-  for (long f = 0; f < long(w.faces.size()); ++f)
+  for (long f = 0; f < long(w.faces.size()); ++f) {
+    if (faceOnly && !(*faceOnly)[f]) continue;
+    b.face[f] = Aabb();
     for (int n : w.faces[f]) b.face[f].add(b.node[n]);
+  }
+}
+
+// Fills `b` for the whole world (its buffers are reused from step to step).
+void primitiveBoxes(const World& w, double grow, PrimitiveBoxes& b) {
+  b.node.resize(w.x0.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < long(w.x0.size()); ++i) nodeBox(w, grow, size_t(i), b.node[i]);
+  b.edge.resize(w.edges.size());
+  b.face.resize(w.faces.size());
+  compositeBoxes(w, b, nullptr, nullptr);
   b.nodeOwner.assign(w.x0.size(), -1);
   b.edgeOwner.assign(w.edges.size(), -1);
   for (int f = int(w.faces.size()) - 1; f >= 0; --f) {
     for (int n : w.faces[f]) b.nodeOwner[n] = f;
     for (int e : w.faceEdges[f]) b.edgeOwner[e] = f;
   }
-  return b;
+  b.owned.assign(w.faces.size(), 0);
+  for (size_t f = 0; f < w.faces.size(); ++f)
+    for (int k = 0; k < 3; ++k) {
+      if (b.nodeOwner[w.faces[f][k]] == int(f)) b.owned[f] |= 1u << k;
+      if (b.edgeOwner[w.faceEdges[f][k]] == int(f)) b.owned[f] |= 8u << k;
+    }
 }
 
-// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap.
-void pairsOfFaces(const World& w, const PrimitiveBoxes& boxes, int fa, int fb, std::vector<Candidate>& out) {
-  const Tri &A = w.faces[fa], &B = w.faces[fb];
-  auto vertexFace = [&](int node, int owner, int face) {
-    if (boxes.nodeOwner[node] != owner) return;
-    Candidate c{false, node, face};
-    if (w.invMass[node] == 0 && w.nodeCloth[w.faces[face][0]] < 0) return;  // obstacle against obstacle
-    if (!sharesNode(candidateNodes(w, c), false) && boxes.node[node].overlaps(boxes.face[face])) out.push_back(c);
-  };
-  for (int k = 0; k < 3; ++k) {
-    vertexFace(A[k], fa, fb);
-    vertexFace(B[k], fb, fa);
-  }
-  for (int ea : w.faceEdges[fa]) {
-    if (boxes.edgeOwner[ea] != fa) continue;
-    for (int eb : w.faceEdges[fb]) {
-      if (boxes.edgeOwner[eb] != fb) continue;
-      Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
-      if (!sharesNode(candidateNodes(w, c), true) && boxes.edge[ea].overlaps(boxes.edge[eb])) out.push_back(c);
+// Face trees of every body from the face boxes: rebuilt when the body's faces differ from what the tree was built
+// for (a remesh), else refitted (an OBJ sequence or a moving cloth keeps its faces). `bodies` selects which to
+// update (null: all).
+void updateTrees(const World& w, const std::vector<Aabb>& faceBox, CollisionCache::Impl& cache,
+                 const std::vector<char>* bodies) {
+  cache.builtFor.resize(w.bodies.size());
+  cache.trees.resize(w.bodies.size());
+  for (size_t b = 0; b < w.bodies.size(); ++b) {
+    if (bodies && !(*bodies)[b]) continue;
+    const Body& body = w.bodies[b];
+    const auto first = w.faces.begin() + body.firstFace, last = first + body.faceCount;
+    const std::vector<Aabb> boxes(faceBox.begin() + body.firstFace, faceBox.begin() + body.firstFace + body.faceCount);
+    std::vector<Tri>& built = cache.builtFor[b];
+    if (built.size() != size_t(body.faceCount) || !std::equal(first, last, built.begin()) ||
+        cache.trees[b].primitiveCount() != boxes.size()) {
+      cache.trees[b].build(boxes);
+      built.assign(first, last);
+    } else {
+      cache.trees[b].refit(boxes);
     }
   }
 }
 
-// Pairs whose swept boxes come within `reach` (m) of each other, each once, sorted.
-std::vector<Candidate> findCandidates(World& w, const CollisionParams& p, CollisionCache::Impl& cache, double reach) {
-  const PrimitiveBoxes boxes = primitiveBoxes(w, 0.5 * reach);
-  updateTrees(w, boxes.node, cache);
-  std::vector<Candidate> out;
+// The test pairsOfFaces applies to a pair's own boxes.
+bool boxesOverlap(const PrimitiveBoxes& b, const Candidate& c) {
+  return c.edgeEdge ? b.edge[c.a].overlaps(b.edge[c.b]) : b.node[c.a].overlaps(b.face[c.b]);
+}
+
+bool touchesFlagged(const std::array<int, 4>& nodes, const std::vector<char>& flags) {
+  return flags[nodes[0]] || flags[nodes[1]] || flags[nodes[2]] || flags[nodes[3]];
+}
+
+// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap. With `moved`, only the
+// pairs with a node flagged there.
+void pairsOfFaces(const World& w, const PrimitiveBoxes& boxes, int fa, int fb, const std::vector<char>* moved,
+                  std::vector<Candidate>& out) {
+  const Tri &A = w.faces[fa], &B = w.faces[fb];
+  const unsigned ownA = boxes.owned[fa], ownB = boxes.owned[fb];
+  // The cheap box test first: most face pairs of a broad phase have no close primitives.
+  auto vertexFace = [&](int node, int face) {
+    if (!boxes.node[node].overlaps(boxes.face[face])) return;
+    if (w.invMass[node] == 0 && w.nodeCloth[w.faces[face][0]] < 0) return;  // obstacle against obstacle
+    Candidate c{false, node, face};
+    const auto nodes = candidateNodes(w, c);
+    if (moved && !touchesFlagged(nodes, *moved)) return;
+    if (!sharesNode(nodes, false)) out.push_back(c);
+  };
+  for (int k = 0; k < 3; ++k) {
+    if (ownA & (1u << k)) vertexFace(A[k], fb);
+    if (ownB & (1u << k)) vertexFace(B[k], fa);
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (!(ownA & (8u << i))) continue;
+    const int ea = w.faceEdges[fa][i];
+    for (int j = 0; j < 3; ++j) {
+      if (!(ownB & (8u << j))) continue;
+      const int eb = w.faceEdges[fb][j];
+      if (!boxes.edge[ea].overlaps(boxes.edge[eb])) continue;
+      Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
+      const auto nodes = candidateNodes(w, c);
+      if (moved && !touchesFlagged(nodes, *moved)) continue;
+      if (!sharesNode(nodes, true)) out.push_back(c);
+    }
+  }
+}
+
+// Pairs of faces with overlapping boxes: within each cloth (self collision), between cloths, and between each cloth
+// and each obstacle; with `markedOnly`, only pairs with a face marked in its tree. Serial, in a fixed order.
+template <class Visit>
+void overlappingFaces(const World& w, const CollisionParams& p, const CollisionCache::Impl& cache, bool markedOnly,
+                      Visit&& visit) {
   for (size_t a = 0; a < w.bodies.size(); ++a) {
     const Body& A = w.bodies[a];
     if (A.cloth < 0) continue;
-    auto add = [&](const Body& B) {
-      return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) {
-        pairsOfFaces(w, boxes, offA + i, offB + j, out);
-      };
+    auto between = [&](const Body& B) {
+      return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) { visit(offA + i, offB + j); };
     };
-    if (p.selfCollision) cache.trees[a].selfOverlaps(add(A));
-    for (size_t b = a + 1; b < w.bodies.size(); ++b)
-      if (p.selfCollision || w.bodies[b].cloth < 0) cache.trees[a].overlaps(cache.trees[b], add(w.bodies[b]));
+    const Bvh& tree = cache.trees[a];
+    if (p.selfCollision) {
+      if (markedOnly) tree.markedSelfOverlaps(between(A)); else tree.selfOverlaps(between(A));
+    }
+    for (size_t b = a + 1; b < w.bodies.size(); ++b) {
+      if (!p.selfCollision && w.bodies[b].cloth >= 0) continue;
+      if (markedOnly) tree.markedOverlaps(cache.trees[b], between(w.bodies[b]));
+      else tree.overlaps(cache.trees[b], between(w.bodies[b]));
+    }
   }
-  // The responses are applied one pair after the other, so their order matters: vertex-face pairs first, by node.
-  std::sort(out.begin(), out.end());
+}
+
+// Pairs whose swept boxes come within `reach` (m) of each other, each once, in traversal order (deterministic, but
+// not sorted: callers sort the few pairs they act on, which is much cheaper than sorting all). `boxes` is scratch,
+// left holding the boxes used.
+std::vector<Candidate> findCandidates(const World& w, const CollisionParams& p, CollisionCache::Impl& cache,
+                                      double reach, PrimitiveBoxes& boxes) {
+  primitiveBoxes(w, 0.5 * reach, boxes);
+  updateTrees(w, boxes.face, cache, nullptr);
+  std::vector<Candidate> out;
+  overlappingFaces(w, p, cache, false, [&](int fa, int fb) { pairsOfFaces(w, boxes, fa, fb, nullptr, out); });
   return out;
 }
 
@@ -305,30 +363,181 @@ void proximityPass(World& w, const std::vector<Candidate>& cands, const Collisio
     MovingPoints m = movingPoints(w, candidateNodes(w, cands[i]));
     found[i] = cands[i].edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
   }
-  for (size_t i = 0; i < cands.size(); ++i) {
-    if (!found[i]) continue;
-    auto nodes = candidateNodes(w, cands[i]);
+  // The responses are applied one pair after the other, so their order matters: candidate order (vertex-face pairs
+  // first, by node).
+  std::vector<std::pair<Candidate, ContactGeometry>> close;
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (found[i]) close.push_back({cands[i], *found[i]});
+  std::sort(close.begin(), close.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [c, g] : close) {
+    auto nodes = candidateNodes(w, c);
     countContact(w, nodes, st.contacts);
-    separate(w, nodes, *found[i], p.thickness, frictionOf(w, nodes, p));
+    separate(w, nodes, g, p.thickness, frictionOf(w, nodes, p));
   }
 }
 
-std::vector<Hit> detectImpacts(World& w, const CollisionParams& p, CollisionCache::Impl& cache) {
-  const double tolerance = 0.05 * p.thickness;
-  const std::vector<Candidate> cands = findCandidates(w, p, cache, tolerance);
-  std::vector<std::optional<ContactGeometry>> found(cands.size());
-#pragma omp parallel for schedule(dynamic, 64)
-  for (long i = 0; i < long(cands.size()); ++i) {
-    MovingPoints m = movingPoints(w, candidateNodes(w, cands[i]));
-    found[i] = cands[i].edgeEdge ? edgeEdgeCCD(m, tolerance) : vertexFaceCCD(m, tolerance);
+// The CCD queries of one step: every pair that touches while approaching, earliest first. The first call tests every
+// candidate pair (taken from the proximity pass's candidates when seeded, plus the pairs of nodes that pass moved);
+// later calls (after impulses or impact zones moved a few nodes) re-test only the pairs with a node that moved since
+// the previous call: any other pair has the same swept boxes, so the same candidate status, and the same four
+// positions, so the same CCD answer. New pairs of moved nodes can only come from face pairs with a face touching a
+// moved node, which the marked tree traversal visits. The answer equals a full recomputation every pass (the output
+// bytes of the character shots did not change), at the cost of the pairs that changed.
+class ImpactDetector {
+ public:
+  ImpactDetector(const CollisionParams& p, CollisionCache::Impl& cache, CollisionStepStats& st)
+      : params_(p), cache_(cache), stats_(st), tolerance_(0.05 * p.thickness), boxes_(cache.impactBoxes) {}
+
+  // Candidate pairs (any order) found at a larger reach (the proximity pass's) for the end positions `x1` they were
+  // found at: the first call then needs no full traversal (a pair closer than the tolerance is closer than that
+  // reach).
+  void seed(std::vector<Candidate> cands, std::vector<Vec3> x1) {
+    seed_ = std::move(cands);
+    seen_ = std::move(x1);
+    seeded_ = true;
   }
-  std::vector<Hit> hits;
-  for (size_t i = 0; i < cands.size(); ++i)
-    if (found[i]) hits.push_back({cands[i], *found[i]});
-  // Earliest first; ties in candidate order (stable sort), so the result does not depend on thread scheduling.
-  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.g.t < b.g.t; });
-  return hits;
-}
+
+  std::vector<Hit> detect(const World& w) {
+    if (seeded_) testFromSeed(w); else if (seen_.empty()) testAll(w); else retestMoved(w);
+    seeded_ = false;
+    seen_ = w.x1;
+    std::vector<Hit> hits;
+    for (const Tested& t : tested_)
+      if (t.g) hits.push_back({t.c, *t.g});
+    // Earliest first; ties in candidate order (stable sort), so the result does not depend on thread scheduling.
+    std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.g.t < b.g.t; });
+    return hits;
+  }
+
+ private:
+  struct Tested {
+    Candidate c;
+    std::optional<ContactGeometry> g;  // the CCD contact, if any
+  };
+
+  std::vector<Tested> test(const World& w, const std::vector<Candidate>& cands) {
+    std::vector<Tested> out(cands.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (long i = 0; i < long(cands.size()); ++i) {
+      MovingPoints m = movingPoints(w, candidateNodes(w, cands[i]));
+      out[i].c = cands[i];
+      out[i].g = cands[i].edgeEdge ? edgeEdgeCCD(m, tolerance_) : vertexFaceCCD(m, tolerance_);
+    }
+    stats_.ccdTests += long(cands.size());
+    return out;
+  }
+
+  void testAll(const World& w) {
+    std::vector<Candidate> cands = findCandidates(w, params_, cache_, tolerance_, boxes_);
+    std::sort(cands.begin(), cands.end());
+    tested_ = test(w, cands);
+  }
+
+  // Nodes whose end position changed since the last call (or the seed).
+  bool movedNodes(const World& w, std::vector<char>& moved) const {
+    moved.assign(w.x1.size(), 0);
+    bool any = false;
+    for (size_t i = 0; i < w.x1.size(); ++i)
+      if (w.x1[i] != seen_[i]) {
+        moved[i] = 1;
+        any = true;
+      }
+    return any;
+  }
+
+  // Pairs with a moved node whose boxes overlap, sorted (the trees must hold the current boxes and marks).
+  std::vector<Candidate> pairsOfMoved(const World& w, const std::vector<char>& moved) const {
+    std::vector<Candidate> fresh;
+    overlappingFaces(w, params_, cache_, true, [&](int fa, int fb) { pairsOfFaces(w, boxes_, fa, fb, &moved, fresh); });
+    std::sort(fresh.begin(), fresh.end());
+    return fresh;
+  }
+
+  void testFromSeed(const World& w) {
+    primitiveBoxes(w, 0.5 * tolerance_, boxes_);
+    updateTrees(w, boxes_.face, cache_, nullptr);
+    std::vector<char> moved;
+    movedNodes(w, moved);
+    markChanged(w, moved);
+    const std::vector<Candidate> fresh = pairsOfMoved(w, moved);
+    std::vector<Candidate> kept;
+    for (const Candidate& c : seed_)
+      if (!touchesFlagged(candidateNodes(w, c), moved) && boxesOverlap(boxes_, c)) kept.push_back(c);
+    std::sort(kept.begin(), kept.end());
+    std::vector<Candidate> cands(fresh.size() + kept.size());
+    std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());
+    seed_.clear();
+    tested_ = test(w, cands);
+  }
+
+  void retestMoved(const World& w) {
+    std::vector<char> moved;
+    if (!movedNodes(w, moved)) return;
+    updateBoxes(w, moved);
+    std::vector<Tested> retested = test(w, pairsOfMoved(w, moved));
+    // The pairs without a moved node keep their answer; merged with the new ones in candidate order.
+    std::vector<Tested> merged;
+    merged.reserve(tested_.size() + retested.size());
+    auto r = retested.begin();
+    for (const Tested& t : tested_) {
+      if (touchesFlagged(candidateNodes(w, t.c), moved)) continue;
+      for (; r != retested.end() && r->c < t.c; ++r) merged.push_back(*r);
+      merged.push_back(t);
+    }
+    merged.insert(merged.end(), r, retested.end());
+    tested_ = std::move(merged);
+  }
+
+  // Boxes of the moved nodes and of the edges and faces touching them; trees of the bodies holding such faces are
+  // refitted and marked where they changed, the others unmarked.
+  void updateBoxes(const World& w, const std::vector<char>& moved) {
+    const double grow = 0.5 * tolerance_;
+    for (size_t i = 0; i < moved.size(); ++i)
+      if (moved[i]) nodeBox(w, grow, i, boxes_.node[i]);
+    std::vector<char> edgeDirty(w.edges.size(), 0), faceDirty(w.faces.size(), 0);
+    for (size_t e = 0; e < w.edges.size(); ++e) edgeDirty[e] = moved[w.edges[e][0]] || moved[w.edges[e][1]];
+    for (size_t f = 0; f < w.faces.size(); ++f)
+      faceDirty[f] = moved[w.faces[f][0]] || moved[w.faces[f][1]] || moved[w.faces[f][2]];
+    compositeBoxes(w, boxes_, &edgeDirty, &faceDirty);
+    std::vector<char> bodyDirty(w.bodies.size(), 0);
+    for (size_t b = 0; b < w.bodies.size(); ++b) {
+      const Body& body = w.bodies[b];
+      bodyDirty[b] = std::any_of(faceDirty.begin() + body.firstFace,
+                                 faceDirty.begin() + body.firstFace + body.faceCount, [](char c) { return c != 0; });
+    }
+    updateTrees(w, boxes_.face, cache_, &bodyDirty);
+    markFaces(w, faceDirty);
+  }
+
+  // Marks in every tree the faces touching a moved node.
+  void markChanged(const World& w, const std::vector<char>& moved) {
+    std::vector<char> faceDirty(w.faces.size(), 0);
+    for (size_t f = 0; f < w.faces.size(); ++f)
+      faceDirty[f] = moved[w.faces[f][0]] || moved[w.faces[f][1]] || moved[w.faces[f][2]];
+    markFaces(w, faceDirty);
+  }
+
+  void markFaces(const World& w, const std::vector<char>& faceDirty) {
+    for (size_t b = 0; b < w.bodies.size(); ++b) {
+      const Body& body = w.bodies[b];
+      const auto first = faceDirty.begin() + body.firstFace, last = first + body.faceCount;
+      if (std::any_of(first, last, [](char c) { return c != 0; }))
+        cache_.trees[b].mark(std::vector<char>(first, last));
+      else
+        cache_.trees[b].clearMarks();
+    }
+  }
+
+  const CollisionParams& params_;
+  CollisionCache::Impl& cache_;
+  CollisionStepStats& stats_;
+  const double tolerance_;  // contact distance of the CCD queries (m)
+  PrimitiveBoxes& boxes_;   // swept boxes at the tolerance, as of the last call (buffers kept in the cache)
+  std::vector<Vec3> seen_;  // end-of-step positions at the last call or the seed (empty before the first)
+  std::vector<Candidate> seed_;
+  bool seeded_ = false;
+  std::vector<Tested> tested_;  // every candidate pair with its CCD answer, in candidate order
+};
 
 // Union-find over nodes, for impact zones.
 struct Zones {
@@ -390,7 +599,7 @@ void moveZoneRigidly(World& w, const std::vector<int>& members) {
 }
 
 // Step 4: impact zones until no collision is left or the passes run out. Returns the collisions left.
-int impactZones(World& w, std::vector<Hit> hits, const CollisionParams& p, CollisionCache::Impl& cache,
+int impactZones(World& w, std::vector<Hit> hits, const CollisionParams& p, ImpactDetector& detector,
                 CollisionStepStats& st) {
   Zones zones(w.x0.size());
   std::vector<char> inZone(w.x0.size(), 0);
@@ -410,7 +619,8 @@ int impactZones(World& w, std::vector<Hit> hits, const CollisionParams& p, Colli
         ++count;
       }
     st.zones = std::max(st.zones, count);
-    hits = detectImpacts(w, p, cache);
+    ++st.zonePasses;
+    hits = detector.detect(w);
   }
   return int(hits.size());
 }
@@ -456,10 +666,17 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   World w = buildWorld(cloths, start, end, dt);
   for (size_t o = 0; o < start.size(); ++o)
     if (start[o].obstacle->isGround()) groundPass(w, start[o], end[o], params, &st.contacts);
-  proximityPass(w, findCandidates(w, params, *cache.impl, params.thickness), params, st);
+  ImpactDetector detector(params, *cache.impl, st);
+  {
+    std::vector<Candidate> near = findCandidates(w, params, *cache.impl, params.thickness, cache.impl->nearBoxes);
+    std::vector<Vec3> found = w.x1;
+    proximityPass(w, near, params, st);
+    detector.seed(std::move(near), std::move(found));
+  }
   bool clean = false;
   for (int pass = 0; pass < params.iterations && !clean; ++pass) {
-    std::vector<Hit> hits = detectImpacts(w, params, *cache.impl);
+    std::vector<Hit> hits = detector.detect(w);
+    ++st.ccdPasses;
     clean = hits.empty();
     for (const Hit& h : hits) {
       auto nodes = candidateNodes(w, h.candidate);
@@ -467,8 +684,8 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     }
   }
   if (!clean) {
-    std::vector<Hit> hits = detectImpacts(w, params, *cache.impl);
-    if (!hits.empty()) st.unresolved = impactZones(w, hits, params, *cache.impl, st);
+    std::vector<Hit> hits = detector.detect(w);
+    if (!hits.empty()) st.unresolved = impactZones(w, hits, params, detector, st);
   }
   // Self-collision pushes may have moved nodes below a ground: lift them again (no second count).
   for (size_t o = 0; o < start.size(); ++o)

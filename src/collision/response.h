@@ -45,6 +45,10 @@ struct CollisionStepStats {
   int impacts = 0;            // CCD impacts resolved by impulses
   int zones = 0;              // impact zones formed
   int unresolved = 0;         // pairs still colliding when the passes ran out (0 in a healthy run)
+  int ccdPasses = 0;          // CCD passes run (at most CollisionParams::iterations)
+  int zonePasses = 0;         // impact-zone passes run (at most CollisionParams::zoneIterations)
+  long ccdTests = 0;          // primitive pairs given to the CCD test, over all passes (pairs unchanged since the
+                              // previous pass keep their answer and are not counted again)
 };
 
 // Bounding volume hierarchies kept between steps: refitted every step, rebuilt when a mesh's faces change (after a
