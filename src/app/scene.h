@@ -1,5 +1,6 @@
 #pragma once
 // The simulated world built from a shot: cloth meshes in their initial state, ready for the frame loop.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "config/shot.h"
 #include "dynamics/dynamics_state.h"
 #include "mesh/mesh.h"
+#include "upsample/fixed_topology_output.h"
 #include "view/camera_path.h"
 #include "view/view_sizing.h"
 
@@ -19,6 +21,9 @@ struct Cloth {
   Mesh mesh;
   DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
   std::optional<ViewStats> viewStats;  // after the last remesh, for cloths refined with `view` (stats.jsonl)
+  // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
+  std::shared_ptr<const FixedTopologyOutput> output;
+  std::optional<double> upsampledFraction;  // of the last output frame (stats.jsonl)
 };
 
 // Rebuilds the cloth's dynamics state (masses, springs, bending) from its current mesh and material. Call after any

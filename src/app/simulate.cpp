@@ -7,6 +7,7 @@
 
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
+#include "dynamics/energy.h"
 #include "dynamics/step.h"
 #include "io/atomic_file.h"
 #include "io/error.h"
@@ -61,25 +62,7 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
 // step, followed by the blow-up guard (a SimulationError naming frame, cloth and node; frames already written stay),
 // then the collision phase fixes the contacts of all cloths at once.
 void stepPhysics(const Shot& shot, Scene& scene, int frame, PhaseTimes& times) {
-  const StepSettings settings = stepSettingsOf(shot);
-  for (int step = 0; step < shot.stepsPerFrame; ++step) {
-    auto physicsStart = Clock::now();
-    std::vector<std::vector<Vec3>> start;
-    for (Cloth& cloth : scene.cloths) {
-      start.push_back(positionsOf(cloth.mesh));
-      stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
-      if (auto bad = findBadNode(cloth.mesh, shot.maxSpeed))
-        throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +
-                              std::to_string(bad->node) + " " + bad->reason + "; the simulation blew up (try more "
-                              "steps_per_frame or a softer material)");
-    }
-    times.physics += msSince(physicsStart);
-    if (!shot.collision.enabled) continue;
-    auto collisionStart = Clock::now();
-    const double t0 = scene.time + step * shot.stepTime();
-    collideStep(shot, scene, start, t0, t0 + shot.stepTime());
-    times.collision += msSince(collisionStart);
-  }
+  for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, times);
   for (Cloth& cloth : scene.cloths) cloth.mesh.updateGeometry();
 }
 
@@ -198,12 +181,29 @@ void writeFrame(const Scene& scene, const std::filesystem::path& out, int frame)
   writeObstacles(scene, out, frame);
 }
 
-Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalMs, const ContactMeasures& cm) {
+// The fixed-topology output of every cloth with `upsample`: evaluated (phase `upsample`) and written atomically next
+// to the cloth's frame (phase `io`).
+void writeUpsampledFrames(Scene& scene, const std::filesystem::path& out, int frame, PhaseTimes& times) {
+  for (Cloth& cloth : scene.cloths) {
+    if (!cloth.output) continue;
+    auto start = Clock::now();
+    const OutputFrame result = cloth.output->evaluate(cloth.mesh, scene.time);
+    cloth.upsampledFraction = result.upsampledFraction;
+    times.upsample += msSince(start);
+    auto ioStart = Clock::now();
+    writeFileAtomically(upsampledFrameFile(out, cloth.spec.name, frame), cloth.output->formatObj(result.positions));
+    times.io += msSince(ioStart);
+  }
+}
+
+// `gravity` (m/s^2) is the shot's, for the potential energy.
+Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalMs, const ContactMeasures& cm,
+               const Vec3& gravity) {
   Json line;
   line["frame"] = frame;
   line["time"] = scene.time;
   line["wall_ms"] = {{"total", totalMs}, {"sizing", t.sizing}, {"remesh", t.remesh}, {"physics", t.physics},
-                     {"collision", t.collision}, {"io", t.io}};
+                     {"collision", t.collision}, {"io", t.io}, {"upsample", t.upsample}};
   Json cloths = Json::array();
   for (const Cloth& cloth : scene.cloths) {
     auto [minEdge, maxEdge] = edgeLengthRange(cloth.mesh);
@@ -213,10 +213,14 @@ Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalM
     cloths.back()["contacts"] = c < scene.contacts.size() ? scene.contacts[c] : 0;
     cloths.back()["max_penetration"] = cm.maxPenetration[c];
     cloths.back()["intersections"] = cm.intersections[c];
+    cloths.back()["kinetic_energy"] = kineticEnergy(cloth.mesh);
+    cloths.back()["potential_energy"] = potentialEnergy(cloth.mesh, gravity);
+    cloths.back()["elastic_energy"] = elasticEnergy(cloth.mesh, cloth.dynamics);
     if (const auto& view = scene.cloths[c].viewStats) {
       cloths.back()["visible_faces"] = view->visibleFaces;
       cloths.back()["mean_view_factor"] = view->meanViewFactor;
     }
+    if (const auto& fraction = scene.cloths[c].upsampledFraction) cloths.back()["upsampled_fraction"] = *fraction;
   }
   line["cloths"] = cloths;
   return line;
@@ -239,6 +243,26 @@ std::string progressDetail(const Scene& scene) {
 }
 
 }  // namespace
+
+void stepScene(const Shot& shot, Scene& scene, int frame, int step, PhaseTimes& times) {
+  const StepSettings settings = stepSettingsOf(shot);
+  auto physicsStart = Clock::now();
+  std::vector<std::vector<Vec3>> start;
+  for (Cloth& cloth : scene.cloths) {
+    start.push_back(positionsOf(cloth.mesh));
+    stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
+    if (auto bad = findBadNode(cloth.mesh, shot.maxSpeed))
+      throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +
+                            std::to_string(bad->node) + " " + bad->reason + "; the simulation blew up (try more "
+                            "steps_per_frame or a softer material)");
+  }
+  times.physics += msSince(physicsStart);
+  if (!shot.collision.enabled) return;
+  auto collisionStart = Clock::now();
+  const double t0 = scene.time + step * shot.stepTime();
+  collideStep(shot, scene, start, t0, t0 + shot.stepTime());
+  times.collision += msSince(collisionStart);
+}
 
 void prepareOutputFolder(const std::filesystem::path& out) {
   namespace fs = std::filesystem;
@@ -264,6 +288,12 @@ std::filesystem::path frameFile(const std::filesystem::path& out, const std::str
   return out / "frames" / (cloth + buf);
 }
 
+std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const std::string& cloth, int frame) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "_out_%05d.obj", frame);
+  return out / "frames" / (cloth + buf);
+}
+
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   prepareOutputFolder(options.out);
   writeFileAtomically(options.out / "shot.resolved.json", shot.resolved.dump(2) + "\n");
@@ -282,10 +312,11 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
     auto ioStart = Clock::now();
     writeFrame(scene, options.out, frame);
     times.io = msSince(ioStart);
+    writeUpsampledFrames(scene, options.out, frame, times);
     auto measureStart = Clock::now();
     const ContactMeasures measures = measureContacts(scene);
     times.collision += msSince(measureStart);
-    appendLine(statsFile, statsLine(scene, frame, times, msSince(start), measures));
+    appendLine(statsFile, statsLine(scene, frame, times, msSince(start), measures, shot.gravity));
     progress.update(frame, options.frames, progressDetail(scene));
   }
   progress.finish();

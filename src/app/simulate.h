@@ -18,6 +18,7 @@ struct RunOptions {
 // Wall time of one frame per phase (ms), as reported in stats.jsonl.
 struct PhaseTimes {
   double sizing = 0, remesh = 0, physics = 0, collision = 0, io = 0;
+  double upsample = 0;  // sampling, upsampling and blending of the fixed-topology outputs (writing them is io)
 };
 
 // Clears what an earlier run left in `out` (frames, obstacles, stats, renders, movie, contact sheet, stats plot;
@@ -26,6 +27,15 @@ void prepareOutputFolder(const std::filesystem::path& out);
 
 // Output file of one cloth at one frame: OUT/frames/<cloth>_<frame:05d>.obj.
 std::filesystem::path frameFile(const std::filesystem::path& out, const std::string& cloth, int frame);
+
+// Fixed-topology output of one cloth at one frame (`upsample`): OUT/frames/<cloth>_out_<frame:05d>.obj.
+std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const std::string& cloth, int frame);
+
+// One physics step (index `step` of frame `frame`, starting at scene.time + step * stepTime): every cloth's implicit
+// step, the blow-up guard (SimulationError naming frame, cloth and node), then the collision phase. Does not advance
+// scene.time and does not update face geometry (stepPhysics does both once per frame). Used by `upsample track`,
+// which runs two scenes in lockstep.
+void stepScene(const Shot& shot, Scene& scene, int frame, int step, PhaseTimes& times);
 
 // Runs the shot. Throws SimulationError when the state becomes invalid; every frame written before stays.
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options);

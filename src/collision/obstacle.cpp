@@ -75,10 +75,14 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile) : spec
         throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/pattern: the first file " + first +
                          " does not exist");
       readObstacleObj(first, rest_, faces_);
-      sequenceFrames_ = 1;
-      while (sequenceFrames_ < 1000000 && std::filesystem::exists(sequenceFile(spec.pattern, spec.firstFrame + sequenceFrames_)))
+      // A looping cycle also takes the files numbered below `first` (the character starts mid-cycle).
+      sequenceBase_ = spec.firstFrame;
+      while (spec.sequenceLoop && sequenceBase_ > 0 && std::filesystem::exists(sequenceFile(spec.pattern, sequenceBase_ - 1)))
+        --sequenceBase_;
+      sequenceFrames_ = spec.firstFrame - sequenceBase_ + 1;
+      while (sequenceFrames_ < 1000000 && std::filesystem::exists(sequenceFile(spec.pattern, sequenceBase_ + sequenceFrames_)))
         ++sequenceFrames_;
-      cache_[0] = rest_;
+      cache_[spec.firstFrame - sequenceBase_] = rest_;
       break;
     }
   }
@@ -108,13 +112,13 @@ Mat3 Obstacle::linearAt(double t, Vec3& translation) const {
 const std::vector<Vec3>& Obstacle::sequenceFrame(int index) const {
   auto found = cache_.find(index);
   if (found != cache_.end()) return found->second;
-  if (cache_.size() >= 4) {  // keep frame 0 (the rest shape) and drop the one farthest from `index`
-    auto far = std::max_element(std::next(cache_.begin()), cache_.end(), [&](const auto& a, const auto& b) {
+  if (cache_.size() >= 4) {  // drop the frame farthest from `index`
+    auto far = std::max_element(cache_.begin(), cache_.end(), [&](const auto& a, const auto& b) {
       return std::abs(a.first - index) < std::abs(b.first - index);
     });
     cache_.erase(far);
   }
-  const std::string file = sequenceFile(spec_.pattern, spec_.firstFrame + index);
+  const std::string file = sequenceFile(spec_.pattern, sequenceBase_ + index);
   std::vector<Vec3> x;
   std::vector<Tri> faces;
   readObstacleObj(file, x, faces);
@@ -124,10 +128,20 @@ const std::vector<Vec3>& Obstacle::sequenceFrame(int index) const {
   return cache_[index] = std::move(x);
 }
 
+double Obstacle::sequencePosition(double t) const {
+  const double f = (spec_.firstFrame - sequenceBase_) + t * spec_.sequenceFps;
+  if (!spec_.sequenceLoop) return std::clamp(f, 0.0, double(sequenceFrames_ - 1));
+  const double wrapped = std::fmod(f, double(sequenceFrames_));
+  return wrapped < 0 ? wrapped + sequenceFrames_ : wrapped;  // t < 0 runs the cycle backwards
+}
+
 std::vector<Vec3> Obstacle::restPositionsAt(double t) const {
   if (spec_.shape != ObstacleSpec::Shape::Sequence || sequenceFrames_ == 1) return rest_;
-  const double f = std::clamp(t * spec_.sequenceFps, 0.0, double(sequenceFrames_ - 1));
-  const int i = std::min(int(std::floor(f)), sequenceFrames_ - 1), j = std::min(i + 1, sequenceFrames_ - 1);
+  const double f = sequencePosition(t);
+  const int last = sequenceFrames_ - 1;
+  const int i = std::min(int(std::floor(f)), last);
+  // Past the last file a loop blends back into file 0; a plain sequence holds the last file.
+  const int j = i < last ? i + 1 : (spec_.sequenceLoop ? 0 : last);
   const double s = f - i;
   std::vector<Vec3> a = sequenceFrame(i);  // copy: loading j may evict i
   if (s == 0 || i == j) return a;

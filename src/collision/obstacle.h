@@ -34,6 +34,7 @@ class Obstacle {
  private:
   Mat3 linearAt(double t, Vec3& translation) const;
   const std::vector<Vec3>& sequenceFrame(int index) const;
+  double sequencePosition(double t) const;  // fractional file index from sequenceBase_ at time t
   std::vector<Vec3> restPositionsAt(double t) const;
 
   ObstacleSpec spec_;
@@ -41,8 +42,9 @@ class Obstacle {
   std::vector<Vec3> rest_;  // before transform and motion (frame `firstFrame` for a sequence)
   std::vector<Tri> faces_;
   std::vector<std::array<int, 2>> edges_;
-  int sequenceFrames_ = 1;  // number of files found for a sequence
-  mutable std::map<int, std::vector<Vec3>> cache_;  // a few sequence frames, by index from firstFrame
+  int sequenceFrames_ = 1;  // number of files found for a sequence (a looping one: the whole cycle)
+  int sequenceBase_ = 0;    // number of the file at index 0 (firstFrame, or the cycle's lowest file when looping)
+  mutable std::map<int, std::vector<Vec3>> cache_;  // a few sequence frames, by index from sequenceBase_
 };
 
 // An obstacle's state at one instant: world positions of its nodes and, for a ground, its plane.

@@ -29,8 +29,13 @@ Field obstacleMeshSchema() {
                         "the first file's vertices and faces.").withExample("../meshes/body_%04d.obj"),
       number("fps", "Files per second: file first + k is shown at time k / fps.").inUnit("1/s").atLeast(0, true)
           .defaults(24.0),
-      integer("first", "Number of the file shown at time 0.").atLeast(0).defaults(0),
-  }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last.");
+      integer("first", "Number of the file shown at time 0. With `loop`, a file inside the cycle: the phase at "
+                       "which the obstacle starts.").atLeast(0).defaults(0),
+      boolean("loop", "Repeat the sequence forever: the cycle is the run of consecutive files around `first`, its "
+                      "period is (number of files) / fps, and the last file is interpolated back to the lowest "
+                      "numbered one (so do not repeat the first pose as a last file).").defaults(false),
+  }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last "
+     "(or looped).");
   Field generated = object("mesh", {sphere.isOptional(), box.isOptional(), ground.isOptional(), sequence.isOptional()},
                            "A generated or animated mesh: exactly one of `sphere`, `box`, `ground` or `sequence`.");
   Field file = path("mesh", "An OBJ file (`v` and `f`; world units metres), relative to the shot file. Faces "
@@ -139,6 +144,7 @@ ObstacleSpec readObstacle(const Shot& shot, const Json& j, size_t index) {
       o.pattern = fs::path(pattern).is_absolute() ? pattern : (base / pattern).string();
       o.sequenceFps = m["sequence"]["fps"].get<double>();
       o.firstFrame = m["sequence"]["first"].get<int>();
+      o.sequenceLoop = m["sequence"]["loop"].get<bool>();
     }
   }
   const Json& t = j["transform"];

@@ -1,6 +1,7 @@
 #include "config/shot.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -130,8 +131,9 @@ HandleSpec readHandle(const Shot& shot, const Json& j, const std::string& ptr) {
   int count = int(j.contains("nodes")) + int(j.contains("region")) + int(j.contains("points"));
   if (count != 1)
     fail(shot, ptr, "expected exactly one of \"nodes\", \"region\" or \"points\", got " + std::to_string(count));
-  if (j.contains("bind_to"))
-    fail(shot, ptr + "/bind_to", "binding handles to obstacles is not yet available; use a keyframed \"motion\" instead");
+  if (j.contains("bind_to") && j.contains("motion"))
+    fail(shot, ptr + "/motion", "a handle bound to an obstacle (\"bind_to\") follows its surface and cannot also "
+                                "have a \"motion\"; remove one of them");
   if (j.contains("nodes")) {
     h.select = HandleSpec::Select::Nodes;
     for (size_t i = 0; i < j["nodes"].size(); ++i)
@@ -147,6 +149,8 @@ HandleSpec readHandle(const Shot& shot, const Json& j, const std::string& ptr) {
     for (const Json& p : j["points"]) h.points.push_back(toVec3(p));
   }
   if (j.contains("motion")) h.motion = readMotion(shot, j["motion"], ptr + "/motion");
+  if (j.contains("bind_to")) h.bindTo = j["bind_to"].get<std::string>();
+  h.maxDistance = j["max_distance"].get<double>();
   return h;
 }
 
@@ -190,6 +194,28 @@ ViewSpec readView(const Shot& shot, const Json& j, const std::string& ptr, const
   return v;
 }
 
+// `upsample`: the operator path is already absolute (resolved against the shot's folder); it is loaded with the scene.
+UpsampleSpec readUpsample(const Shot& shot, const Json& j, const std::string& ptr) {
+  UpsampleSpec u;
+  u.operatorFile = j["operator"].get<std::string>();
+  u.blendLo = j["blend"][0].get<double>();
+  u.blendHi = j["blend"][1].get<double>();
+  u.smoothingPasses = j["smoothing_passes"].get<int>();
+  if (!(u.blendHi > u.blendLo))
+    fail(shot, ptr + "/blend", "expected [lo, hi] with lo < hi, got " + j["blend"].dump());
+  return u;
+}
+
+// A cloth with `upsample` writes <name>_out_<frame>.obj, which would overwrite the frames of a cloth named
+// <name>_out.
+void checkUpsampledNames(const Shot& shot) {
+  for (const ClothSpec& a : shot.cloths)
+    for (const ClothSpec& b : shot.cloths)
+      if (a.upsample && b.name == a.name + "_out")
+        fail(shot, b.place + "/name", "the name \"" + b.name + "\" clashes with the upsampled output files of "
+                                      "cloth \"" + a.name + "\" (" + a.name + "_out_<frame>.obj); rename it");
+}
+
 ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   ClothSpec cloth;
   cloth.place = "/cloths/" + std::to_string(index);
@@ -212,7 +238,30 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   }
   cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
   if (j.contains("view")) cloth.view = readView(shot, j["view"], cloth.place + "/view", cloth.remeshing);
+  if (j.contains("upsample")) cloth.upsample = readUpsample(shot, j["upsample"], cloth.place + "/upsample");
   return cloth;
+}
+
+// Every `bind_to` names a mesh obstacle of the shot (the obstacles are read after the cloths).
+void checkBindTargets(const Shot& shot) {
+  std::vector<std::string> names;
+  for (const ObstacleSpec& o : shot.obstacles) names.push_back(o.name);
+  for (const ClothSpec& cloth : shot.cloths)
+    for (const HandleSpec& h : cloth.handles) {
+      if (h.bindTo.empty()) continue;
+      auto found = std::find(names.begin(), names.end(), h.bindTo);
+      if (found == names.end()) {
+        auto guess = config::didYouMean(h.bindTo, names);
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        fail(shot, h.place + "/bind_to", "unknown obstacle \"" + h.bindTo + "\"" +
+                                             (guess ? " (did you mean \"" + *guess + "\"?)" : "") + "; obstacles: " +
+                                             (list.empty() ? "none in this shot" : list));
+      }
+      if (shot.obstacles[found - names.begin()].shape == ObstacleSpec::Shape::Ground)
+        fail(shot, h.place + "/bind_to", "obstacle \"" + h.bindTo + "\" is a ground plane; a handle can be bound "
+                                         "only to a mesh obstacle (file, sphere, box or sequence)");
+    }
 }
 
 }  // namespace
@@ -248,12 +297,14 @@ Shot parseShot(const std::string& text, const fs::path& file) {
       fail(shot, "/cloths/" + std::to_string(i) + "/name",
            "the name \"" + shot.cloths.back().name + "\" is used by another cloth; names must be unique");
   }
+  checkUpsampledNames(shot);
   if (r.contains("camera")) shot.camera = fs::path(r["camera"].get<std::string>());
   for (const ClothSpec& cloth : shot.cloths)
     if (cloth.view && !shot.camera)
       fail(shot, cloth.place + "/view", "view-dependent refinement needs the shot's camera: add \"camera\" (a "
                                         "camera path file) or remove \"view\"");
   readCollisionConfig(shot, r);
+  checkBindTargets(shot);
   shot.stepsPerFrame = r["steps_per_frame"].get<int>();
   shot.gravity = toVec3(r["gravity"]);
   shot.solver = r["solver"] == "cg" ? Shot::Solver::CG : Shot::Solver::KangCho;

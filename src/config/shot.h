@@ -56,6 +56,8 @@ struct HandleSpec {
   Vec2 regionMin = Vec2::Zero(), regionMax = Vec2::Zero();  // Region: material coordinates (m)
   std::vector<Vec3> points;        // Points: world positions (m) at frame 0
   std::vector<HandleKey> motion;   // empty: the nodes stay where they are
+  std::string bindTo;              // name of the obstacle whose surface the nodes follow; empty: not bound
+  double maxDistance = 0.05;       // m: bound nodes farther than this from the surface at frame 0 are an error
 };
 
 // Optional strain limiting: edges are pulled back until their length / rest length is within [min, max].
@@ -96,6 +98,14 @@ struct WindSpec {
   double lift = 0.0;             // lift coefficient (1)
 };
 
+// Fixed-topology output through a learned upsampling operator (`upsample`, docs/upsampled-output.md).
+struct UpsampleSpec {
+  fs::path operatorFile;     // the operator (.bin), resolved against the shot's folder
+  double blendLo = 1.0;      // simulation / output edge-length ratio up to which the simulation is used alone
+  double blendHi = 2.0;      // ratio from which the upsampled position is used alone (> blendLo)
+  int smoothingPasses = 2;   // neighbour-averaging passes of the blend weight over the output mesh
+};
+
 struct ClothSpec {
   std::string name;
   std::string place;  // JSON pointer of this cloth in the shot, for messages ("/cloths/0")
@@ -106,6 +116,7 @@ struct ClothSpec {
   StrainLimitSpec strainLimit;
   RemeshingSpec remeshing;
   std::optional<ViewSpec> view;  // view-dependent refinement; needs remeshing and the shot's camera
+  std::optional<UpsampleSpec> upsample;  // fixed-topology output OUT/frames/<cloth>_out_<frame>.obj
 };
 
 // A rigid key of an obstacle's motion, applied after the obstacle's `transform` (NOTES §6).
@@ -130,6 +141,7 @@ struct ObstacleSpec {
   std::string pattern;             // Sequence: printf pattern of absolute file paths, e.g. ".../body_%04d.obj"
   double sequenceFps = 24;         // Sequence: frames per second of the files
   int firstFrame = 0;              // Sequence: number of the file shown at time 0
+  bool sequenceLoop = false;       // Sequence: repeat the files forever (period files / fps), no hold
   TransformSpec transform;
   std::vector<ObstacleKey> motion; // empty: no rigid motion
   bool smooth = false;             // motion interpolation: Catmull-Rom (true) or linear (false)

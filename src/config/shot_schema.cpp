@@ -118,6 +118,20 @@ Field viewSchema() {
       .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));
 }
 
+Field upsampleSchema() {
+  return object("upsample", {
+      path("operator", "Upsampling operator file (.bin, docs/upsampling.md) whose fine mesh is the output mesh; its "
+                       "material space is the cloth's (after `transform`'s scale).").withExample("../ops/sheet.bin"),
+      vec2("blend", "Band [lo, hi] of the ratio (simulation edge length) / (output edge length), longest material "
+                    "edges: at or below lo the output is the simulation, at or above hi the upsampled coarse "
+                    "sample, smoothstep between.").inUnit("1").atLeast(0, true).defaults(Json::array({1.0, 2.0})),
+      integer("smoothing_passes", "Neighbour-averaging passes of the blend weight over the output mesh (hides "
+                                  "the border between simulated and upsampled regions).").atLeast(0).defaults(2),
+  }, "Fixed-topology output: every frame also writes `OUT/frames/<cloth>_out_<frame>.obj`, the operator's fine "
+     "mesh placed from the simulation where it is fine enough and from the upsampled simulation elsewhere "
+     "(docs/upsampled-output.md). Absent: no such output.").isOptional();
+}
+
 Field handleSchema() {
   Field key = object("key", {
       number("time", "Time of this key.").inUnit("s").atLeast(0),
@@ -136,9 +150,14 @@ Field handleSchema() {
           .isOptional(),
       array("motion", key, "Keyframed translation of the held nodes, linear between keys and held before the first "
                             "and after the last. Absent: the nodes stay fixed.").isOptional(),
-      string("bind_to", "Name of an obstacle whose surface the nodes follow. Not yet available: any value is an "
-                        "error (use `motion` for now).").isOptional(),
-  }, "Nodes pinned in place or moved along a keyframed path. Exactly one of `nodes`, `region` or `points`.");
+      string("bind_to", "Name of a mesh obstacle (not a ground) whose surface the nodes follow: each is attached "
+                        "at frame 0 to the nearest surface point, keeping its offset in that triangle's frame, and "
+                        "rides along as the obstacle moves or deforms. Not together with `motion`.").isOptional(),
+      number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at frame 0 "
+                             "is an error (catches a cloth placed in the wrong spot).").inUnit("m").atLeast(0)
+          .defaults(0.05),
+  }, "Nodes pinned in place, moved along a keyframed path, or bound to an obstacle's surface. Exactly one of "
+     "`nodes`, `region` or `points`.");
 }
 
 Field windSchema() {
@@ -164,6 +183,7 @@ Field clothSchema() {
       strainLimitSchema(),
       remeshingSchema(),
       viewSchema(),
+      upsampleSchema(),
   }, "One piece of cloth (a garment may be several panels sewn together in one mesh).");
 }
 

@@ -26,11 +26,15 @@ int stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const St
   const std::vector<char>& held = sys.fixed;
   // A held node gets the velocity that puts it on its target at the end of the step.
   sys.fixedDv.assign(n, Vec3::Zero());
-  for (const HandleState& handle : state.handles)
+  // For a bound node the target moves with the obstacle, so its velocity is the surface point's mean velocity over
+  // the step (plus the correction of any drift), consistent with its positions.
+  for (const HandleState& handle : state.handles) {
+    const std::vector<Vec3> targets = handleTargets(handle, tNext);
     for (size_t k = 0; k < handle.nodes.size(); ++k) {
       const Node& node = mesh.nodes[handle.nodes[k]];
-      sys.fixedDv[handle.nodes[k]] = (handleTarget(handle, k, tNext) - node.x) / h - node.v;
+      sys.fixedDv[handle.nodes[k]] = (targets[k] - node.x) / h - node.v;
     }
+  }
   external.assign(n, Vec3::Zero());
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);

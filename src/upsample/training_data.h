@@ -1,0 +1,25 @@
+#pragma once
+// A tracked training sequence on disk (written by `adacloth upsample track`, read by `train` and `eval`):
+//   DIR/coarse.obj   the coarse mesh at rest (v = world positions, vt = material coordinates, as every OBJ here)
+//   DIR/frames.bin   magic "ADCTRACK", u32 version, u32 levels, u64 M (coarse nodes), u64 N (fine nodes),
+//                    u64 F (frames), then per frame: f64 time (s), f32[M][3] coarse and f32[N][3] fine node
+//                    positions (m); little-endian.
+// The fine mesh is not stored: it is `levels` midpoint subdivisions of coarse.obj (subdivide.h), the same every time.
+#include <filesystem>
+
+#include "upsample/subdivide.h"
+#include "upsample/train_operator.h"
+
+namespace adacloth {
+
+struct TrackedData {
+  Mesh coarse;      // rest shape
+  int levels = 0;   // subdivision levels from coarse to fine
+  TrainingSequence frames;
+};
+
+void writeTrackedData(const TrackedData& data, const std::filesystem::path& dir);
+// InputError naming the file and what is wrong (missing, bad magic, truncated, sizes that do not match the mesh).
+TrackedData readTrackedData(const std::filesystem::path& dir);
+
+}  // namespace adacloth

@@ -1,0 +1,103 @@
+#include <regex>
+
+#include <catch2/catch.hpp>
+
+#include "app/tracked_shot.h"
+#include "io/atomic_file.h"
+#include "io/error.h"
+#include "test_util.h"
+#include "upsample/tracking.h"
+
+using namespace adacloth;
+
+namespace {
+
+// A small flag: a 4 x 3 grid held along its left edge, in wind.
+std::string flagShot(const std::string& handle) {
+  return R"({"name": "t", "fps": 24, "frames": 3, "steps_per_frame": 4,
+    "wind": {"velocity": [5, 0, 1]},
+    "cloths": [{"name": "flag", "mesh": {"grid": {"size": [0.6, 0.4], "cells": [4, 3]}},
+                "material": "silk", "handles": [)" + handle + R"(]}]})";
+}
+
+}  // namespace
+
+TEST_CASE("tracked shot: fine run follows the coarse one through its lowest harmonics", "[upsample]") {
+  const Shot shot = parseShot(flagShot(R"({"region": {"min": [0, 0], "max": [0, 0.4]}})"), "conf/s.json");
+  TrackOptions options;
+  options.levels = 1;
+  options.testFunctions = 6;
+  options.progress = Progress::Mode::Quiet;
+  const TrackedData data = runTrackedShot(shot, options);
+  REQUIRE(data.frames.coarse.size() == 4);
+  const Subdivision sub = subdivide(data.coarse, 1);
+  const TrackingConstraint c = makeTracking(lowestHarmonics(sub.fine, 6), 6, sub.midpoint);
+  for (size_t f = 0; f < 4; ++f) {
+    CHECK(data.frames.fine[f].rows() == long(sub.fine.nodes.size()));  // constant output topology
+    CHECK(trackingViolation(c, data.frames.coarse[f], data.frames.fine[f]) < 1e-6);
+  }
+  // The cloth moved (wind, gravity), so the check above is not trivially about a rest pose.
+  CHECK((data.frames.coarse[3] - data.frames.coarse[0]).cwiseAbs().maxCoeff() > 1e-3);
+  // The written folder reads back the same frames (float precision).
+  test::TempDir dir("uptrack");
+  writeTrackedData(data, dir.path());
+  const TrackedData back = readTrackedData(dir.path());
+  CHECK(back.levels == 1);
+  CHECK(back.frames.time == data.frames.time);
+  CHECK((back.frames.fine[3] - data.frames.fine[3]).cwiseAbs().maxCoeff() < 1e-6);
+}
+
+TEST_CASE("tracked shot rejects handles by node index", "[upsample]") {
+  const Shot shot = parseShot(flagShot(R"({"nodes": [0, 4]})"), "conf/s.json");
+  TrackOptions options;
+  options.progress = Progress::Mode::Quiet;
+  CHECK_THROWS_WITH(runTrackedShot(shot, options), Catch::Contains("handles by node index"));
+}
+
+TEST_CASE("adacloth upsample track, train and eval end to end on a tiny flag", "[upsample]") {
+  test::TempDir dir("upcli");
+  test::writeText(dir / "flag.json", flagShot(R"({"region": {"min": [0, 0], "max": [0, 0.4]}})"));
+  const std::string d = dir.path().string();
+  for (const char* name : {"a", "b"}) {
+    const test::RunResult r = test::runAdacloth("upsample track '" + d + "/flag.json' -o '" + d + "/" + name +
+                                                "' --levels 1 --test-functions 4 --frames 3 --quiet");
+    INFO(r.output);
+    REQUIRE(r.exitCode == 0);
+  }
+  test::RunResult r = test::runAdacloth("upsample train '" + d + "/a' -o '" + d + "/op.bin' --K 20 --gamma1 0.01");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  r = test::runAdacloth("upsample eval '" + d + "/op.bin' --training '" + d + "/a' --heldout '" + d + "/b' --json '" +
+                        d + "/eval.json'");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  CHECK_THAT(r.output, Catch::Contains("barycentric") && Catch::Contains("loop") && Catch::Contains("learned"));
+  const std::string json = readFile(dir / "eval.json");
+  for (const char* key : {"\"heldout\"", "\"training\"", "\"ms_per_frame\"", "\"barycentric\"", "\"learned\""})
+    CHECK_THAT(json, Catch::Contains(key));
+  // A regularization scan trains one operator per listed profile and writes the one with the lowest validation
+  // error, which `eval` then reproduces on the same folder.
+  r = test::runAdacloth("upsample train '" + d + "/a' -o '" + d + "/scan.bin' --K 20 --gamma1 0.01,100 --gammaN 1e6 "
+                        "--validate '" + d + "/b'");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  const std::regex validationLine("validation error ([0-9.]+) mm");
+  std::vector<double> errors;
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), validationLine); it != std::sregex_iterator();
+       ++it)
+    errors.push_back(std::stod((*it)[1]));
+  REQUIRE(errors.size() == 2);
+  r = test::runAdacloth("upsample eval '" + d + "/scan.bin' --training '" + d + "/a' --heldout '" + d + "/b'");
+  std::smatch learned;
+  REQUIRE(std::regex_search(r.output, learned, std::regex("learned +[0-9.]+ +([0-9.]+)")));
+  CHECK(std::stod(learned[1]) == Approx(std::min(errors[0], errors[1])).margin(1.5e-3));
+  CHECK(test::runAdacloth("upsample train '" + d + "/a' -o x.bin --gamma1 0.01,100").exitCode == 2);
+  // Usage errors and a broken operator file are bad input (exit 2).
+  CHECK(test::runAdacloth("upsample frobnicate").exitCode == 2);
+  CHECK_THAT(test::runAdacloth("upsample --help").output, Catch::StartsWith("usage: adacloth upsample"));
+  CHECK(test::runAdacloth("upsample train '" + d + "/a' -o x.bin --gamma1 -3").exitCode == 2);
+  test::writeText(dir / "bad.bin", "not an operator");
+  r = test::runAdacloth("upsample eval '" + d + "/bad.bin' --training '" + d + "/a' --heldout '" + d + "/b'");
+  CHECK(r.exitCode == 2);
+  CHECK_THAT(r.output, Catch::Contains("bad.bin"));
+}

@@ -1,0 +1,95 @@
+// Deforming obstacles from OBJ sequences: interpolation between files, hold after the last file, and looping
+// (`mesh.sequence.loop`) with a phase given by `first`.
+#include <catch2/catch.hpp>
+
+#include "collision/obstacle.h"
+#include "config/shot.h"
+#include "test_util.h"
+
+using namespace adacloth;
+using adacloth::test::TempDir;
+
+namespace {
+
+// A triangle shifted along X by `dx` (m): the x of its first vertex tells which blend of files we see.
+std::string triangleAt(double dx) {
+  auto v = [&](double x, double y) { return "v " + std::to_string(x + dx) + " " + std::to_string(y) + " 0\n"; };
+  return v(0, 0) + v(1, 0) + v(0, 1) + "f 1 2 3\n";
+}
+
+// Files body_0000..body_0002 with the triangle at x = 0, 1 and 4, played at 2 files per second (period 1.5 s).
+struct ThreeFiles {
+  TempDir dir{"sequence"};
+  ThreeFiles() {
+    const double shift[3] = {0, 1, 4};
+    for (int k = 0; k < 3; ++k) test::writeText(dir / ("body_000" + std::to_string(k) + ".obj"), triangleAt(shift[k]));
+  }
+  Obstacle obstacle(bool loop, int first) const {
+    ObstacleSpec spec;
+    spec.shape = ObstacleSpec::Shape::Sequence;
+    spec.name = "body";
+    spec.place = "/obstacles/0";
+    spec.pattern = (dir.path() / "body_%04d.obj").string();
+    spec.sequenceFps = 2;
+    spec.firstFrame = first;
+    spec.sequenceLoop = loop;
+    return Obstacle(spec, "conf/s.json");
+  }
+};
+
+double xAt(const Obstacle& o, double t) { return o.positionsAt(t)[0].x(); }
+
+}  // namespace
+
+TEST_CASE("a sequence without loop interpolates between files and holds the last", "[obstacle-sequence]") {
+  ThreeFiles files;
+  Obstacle o = files.obstacle(false, 0);
+  CHECK(o.moves());
+  CHECK(xAt(o, 0.0) == Approx(0.0));
+  CHECK(xAt(o, 0.25) == Approx(0.5));   // halfway between files 0 and 1
+  CHECK(xAt(o, 0.75) == Approx(2.5));   // halfway between files 1 and 2
+  CHECK(xAt(o, 1.0) == Approx(4.0));
+  CHECK(xAt(o, 1.25) == Approx(4.0));   // held
+  CHECK(xAt(o, 10.0) == Approx(4.0));
+}
+
+TEST_CASE("a looping sequence wraps from the last file back to the first", "[obstacle-sequence]") {
+  ThreeFiles files;
+  Obstacle o = files.obstacle(true, 0);
+  CHECK(xAt(o, 0.25) == Approx(0.5));   // inside the cycle
+  CHECK(xAt(o, 1.0) == Approx(4.0));    // on the last file
+  CHECK(xAt(o, 1.25) == Approx(2.0));   // between the last file and the first: no hold
+  CHECK(xAt(o, 1.5) == Approx(0.0));    // one period: back to file 0
+  CHECK(xAt(o, 1.75) == Approx(0.5));   // second cycle
+  CHECK(xAt(o, 30 * 1.5 + 0.75) == Approx(2.5));  // many periods later
+  for (double t : {0.1, 0.4, 0.9, 1.3}) CHECK(xAt(o, t + 1.5) == Approx(xAt(o, t)));
+}
+
+TEST_CASE("a looping sequence starts mid-cycle at file `first`", "[obstacle-sequence]") {
+  ThreeFiles files;
+  Obstacle o = files.obstacle(true, 1);
+  CHECK(xAt(o, 0.0) == Approx(1.0));    // file 1 at time 0
+  CHECK(xAt(o, 0.25) == Approx(2.5));
+  CHECK(xAt(o, 0.75) == Approx(2.0));   // wraps: between file 2 and file 0
+  CHECK(xAt(o, 1.0) == Approx(0.0));    // file 0 (lower than `first`) belongs to the cycle
+  CHECK(xAt(o, 1.5) == Approx(1.0));    // a period later: back at file 1
+  // Without loop, `first` skips the lower files and holds the last.
+  Obstacle plain = files.obstacle(false, 1);
+  CHECK(xAt(plain, 0.0) == Approx(1.0));
+  CHECK(xAt(plain, 1.0) == Approx(4.0));
+}
+
+TEST_CASE("the loop key is read from the shot and defaults to false", "[obstacle-sequence]") {
+  auto shot = [](const std::string& sequence) {
+    return parseShot(R"({"frames": 1, "cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}}],
+                         "obstacles": [{"mesh": {"sequence": )" + sequence + "}}]}",
+                     "conf/s.json");
+  };
+  CHECK_FALSE(shot(R"({"pattern": "b_%04d.obj"})").obstacles[0].sequenceLoop);
+  Shot looping = shot(R"({"pattern": "b_%04d.obj", "loop": true, "first": 5})");
+  CHECK(looping.obstacles[0].sequenceLoop);
+  CHECK(looping.obstacles[0].firstFrame == 5);
+  CHECK_THAT(test::shotErrorOf(R"({"cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}}],
+               "obstacles": [{"mesh": {"sequence": {"pattern": "b_%04d.obj", "loop": 1}}}]})"),
+             Catch::Contains("/obstacles/0/mesh/sequence/loop"));
+}

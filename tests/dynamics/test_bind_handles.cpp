@@ -1,0 +1,279 @@
+// Handles bound to an obstacle's surface (`bind_to`): following rigid and deforming obstacles, input errors,
+// remeshing, and a whole shot through the executable.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "app/bind_surface.h"
+#include "app/scene.h"
+#include "dynamics/step.h"
+#include "io/error.h"
+#include "io/obj.h"
+#include "mesh/generators.h"
+#include "remesh/remesh.h"
+#include "test_util.h"
+
+using namespace adacloth;
+using adacloth::test::TempDir;
+
+namespace {
+
+// The affine map (A, b) taking the first four points of `from` to those of `to` (a rigid motion of a box moves
+// every point by it), found without any of the binding code.
+struct Affine {
+  Mat3 a;
+  Vec3 b;
+  Vec3 operator()(const Vec3& p) const { return a * p + b; }
+};
+
+Affine affineBetween(const std::vector<Vec3>& from, const std::vector<Vec3>& to, const std::array<int, 4>& ids) {
+  Mat3 f, t;
+  for (int k = 0; k < 3; ++k) {
+    f.col(k) = from[ids[k + 1]] - from[ids[0]];
+    t.col(k) = to[ids[k + 1]] - to[ids[0]];
+  }
+  Affine m{t * f.inverse(), Vec3::Zero()};
+  m.b = to[ids[0]] - m.a * from[ids[0]];
+  return m;
+}
+
+// A 1 x 1 x 0.2 m box that moves and turns between t = 0 and 1 s.
+Obstacle movingBox() {
+  ObstacleSpec spec;
+  spec.shape = ObstacleSpec::Shape::Box;
+  spec.name = "box";
+  spec.place = "/obstacles/0";
+  spec.size = Vec3(1, 1, 0.2);
+  spec.motion = {{0.0, Vec3::Zero(), Vec3::Zero(), 1.0}, {1.0, Vec3(0.3, 0.2, -0.1), Vec3(20, 30, 45), 1.0}};
+  return Obstacle(spec, "conf/s.json");
+}
+
+// A 0.4 m square grid centred over the box's +Z face (z = 0.1), `clearance` m above it.
+Mesh gridOverBox(int cells, double clearance) {
+  Mesh mesh = makeGrid(0.4, 0.4, cells, cells);
+  for (Node& n : mesh.nodes) n.x = Vec3(n.x.x() - 0.2, n.x.y() - 0.2, 0.1 + clearance);
+  mesh.updateGeometry();
+  mesh.computeMasses(0.15);
+  return mesh;
+}
+
+HandleSpec boundRegion(Vec2 lo, Vec2 hi, const std::string& obstacle = "box") {
+  HandleSpec h;
+  h.select = HandleSpec::Select::Region;
+  h.regionMin = lo;
+  h.regionMax = hi;
+  h.bindTo = obstacle;
+  h.place = "/cloths/0/handles/0";
+  return h;
+}
+
+double maxDeviation(const Mesh& mesh, const HandleState& h, double t) {
+  const std::vector<Vec3> targets = handleTargets(h, t);
+  double worst = 0;
+  for (size_t k = 0; k < h.nodes.size(); ++k) worst = std::max(worst, (mesh.nodes[h.nodes[k]].x - targets[k]).norm());
+  return worst;
+}
+
+// The vertices of a unit square in the XY plane split along its diagonal (faces 1 2 3 and 1 3 4), with corner 3
+// lifted by `lift` and everything shifted by `shift`: files of a deforming obstacle.
+std::string liftedSquare(double lift, const Vec3& shift) {
+  const Vec3 corners[4] = {{0, 0, 0}, {1, 0, 0}, {1, 1, lift}, {0, 1, 0}};
+  std::string text;
+  for (const Vec3& c : corners) {
+    Vec3 p = c + shift;
+    text += "v " + std::to_string(p.x()) + " " + std::to_string(p.y()) + " " + std::to_string(p.z()) + "\n";
+  }
+  return text + "f 1 2 3\nf 1 3 4\n";
+}
+
+std::string shotWithHandle(const std::string& handle, const std::string& obstacles) {
+  return R"({"cloths": [{"mesh": {"grid": {"size": [0.4, 0.4], "cells": [2, 2]}},
+                         "transform": {"translate": [-0.2, -0.2, 0.11]}, "handles": [)" + handle + R"(]}],
+             "obstacles": [)" + obstacles + "]}";
+}
+
+const char* kBoxAndFloor = R"({"name": "box", "mesh": {"box": {"size": [1, 1, 0.2]}}},
+                               {"name": "floor", "mesh": {"ground": {}}})";
+
+}  // namespace
+
+TEST_CASE("nodes bound to a keyframed box follow its rigid motion exactly", "[bind]") {
+  const Obstacle box = movingBox();
+  Mesh mesh = gridOverBox(4, 0.01);
+  const std::vector<Vec3> start = [&] {
+    std::vector<Vec3> x;
+    for (const Node& n : mesh.nodes) x.push_back(n.x);
+    return x;
+  }();
+  BindSurfaces surfaces{{"box", makeBindSurface(box)}};
+  DynamicsState state;
+  state.handles = resolveHandles({boundRegion({-1, 0.39}, {1, 1}), boundRegion({-1, -1}, {0.01, 1})}, mesh, "s.json",
+                                 surfaces);
+  REQUIRE(state.handles[0].nodes.size() == 5);   // the top row
+  REQUIRE(state.handles[1].nodes.size() == 5);   // the left column
+  for (const HandleState& h : state.handles) {
+    CHECK(maxDeviation(mesh, h, 0.0) < 1e-12);     // bound where they are
+    for (const SurfaceBinding& b : h.bindings) CHECK(b.offset.isApprox(Vec3(0, 0, 0.01), 1e-12));  // along the normal
+  }
+  // Every target is the box's own rigid motion applied to the node's start position.
+  const std::vector<Vec3> box0 = box.positionsAt(0.0);
+  for (double t : {0.25, 0.5, 1.0, 3.0}) {
+    const Affine motion = affineBetween(box0, box.positionsAt(t), {0, 1, 2, 4});
+    for (const HandleState& h : state.handles) {
+      const std::vector<Vec3> targets = handleTargets(h, t);
+      for (size_t k = 0; k < h.nodes.size(); ++k) CHECK((targets[k] - motion(start[h.nodes[k]])).norm() < 1e-9);
+    }
+  }
+  // Stepped by the dynamics: held nodes land on their targets, with velocities that match their displacements.
+  ClothSpec cloth;
+  rebuildDynamics(state, mesh, cloth.material);
+  const double h = 1.0 / 48;
+  for (int step = 1; step <= 48; ++step) {
+    stepCloth(mesh, state, cloth, StepSettings(), h);
+    for (const HandleState& handle : state.handles) {
+      CHECK(maxDeviation(mesh, handle, state.time) < 1e-9);
+      const std::vector<Vec3> before = handleTargets(handle, state.time - h), after = handleTargets(handle, state.time);
+      for (size_t k = 0; k < handle.nodes.size(); ++k)
+        CHECK((mesh.nodes[handle.nodes[k]].v - (after[k] - before[k]) / h).norm() < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("nodes bound to a deforming OBJ sequence ride on its triangles", "[bind]") {
+  TempDir dir("bind-sequence");
+  test::writeText(dir / "sq_0000.obj", liftedSquare(0.0, Vec3::Zero()));
+  test::writeText(dir / "sq_0001.obj", liftedSquare(0.4, Vec3(0.1, 0, 0)));
+  test::writeText(dir / "sq_0002.obj", liftedSquare(-0.3, Vec3(0.2, 0.1, 0.3)));
+  for (bool loop : {false, true}) {
+    ObstacleSpec spec;
+    spec.shape = ObstacleSpec::Shape::Sequence;
+    spec.name = "sheet";
+    spec.place = "/obstacles/0";
+    spec.pattern = (dir.path() / "sq_%04d.obj").string();
+    spec.sequenceFps = 2;
+    spec.sequenceLoop = loop;
+    const Obstacle sheet(spec, "conf/s.json");
+    // Two nodes 2 cm above the interiors of the two triangles; their barycentric coordinates, worked out by hand.
+    Mesh mesh = makeGrid(1, 1, 1, 1);
+    mesh.nodes[0].x = Vec3(0.7, 0.2, 0.02);  // over face 1 2 3: 0.3 c1 + 0.5 c2 + 0.2 c3
+    mesh.nodes[1].x = Vec3(0.2, 0.7, 0.02);  // over face 1 3 4: 0.3 c1 + 0.2 c3 + 0.5 c4
+    mesh.updateGeometry();
+    HandleSpec byIndex;
+    byIndex.nodes = {0, 1};
+    byIndex.bindTo = "sheet";
+    auto handles = resolveHandles({byIndex}, mesh, "s.json", {{"sheet", makeBindSurface(sheet)}});
+    const std::array<std::array<double, 4>, 2> weights = {{{0.3, 0.5, 0.2, 0.0}, {0.3, 0.0, 0.2, 0.5}}};
+    const std::array<Tri, 2> faces = {{{0, 1, 2}, {0, 2, 3}}};
+    for (double t : {0.0, 0.25, 0.5, 0.8, 1.0, 1.4, 2.6}) {
+      INFO("loop " << loop << ", t = " << t);
+      const std::vector<Vec3> x = sheet.positionsAt(t);
+      const std::vector<Vec3> targets = handleTargets(handles[0], t);
+      for (int k = 0; k < 2; ++k) {
+        Vec3 p = Vec3::Zero();
+        for (int c = 0; c < 4; ++c) p += weights[k][c] * x[c];
+        const Tri& f = faces[k];
+        const Vec3 normal = (x[f[1]] - x[f[0]]).cross(x[f[2]] - x[f[0]]).normalized();
+        CHECK((targets[k] - (p + 0.02 * normal)).norm() < 1e-9);
+      }
+    }
+  }
+}
+
+TEST_CASE("bad bindings are input errors naming the place", "[bind]") {
+  using test::shotErrorOf;
+  const std::string region = R"("region": {"min": [0, 0.39], "max": [0.4, 0.41]})";
+  CHECK(shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "box"})", kBoxAndFloor)).empty());
+
+  std::string unknown = shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "bax"})", kBoxAndFloor));
+  CHECK_THAT(unknown, Catch::Contains("/cloths/0/handles/0/bind_to") && Catch::Contains("unknown obstacle \"bax\"") &&
+                          Catch::Contains("did you mean \"box\"") && Catch::Contains("obstacles: box, floor"));
+  std::string none = shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "box"})", ""));
+  CHECK_THAT(none, Catch::Contains("/cloths/0/handles/0/bind_to") && Catch::Contains("none in this shot"));
+
+  std::string ground = shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "floor"})", kBoxAndFloor));
+  CHECK_THAT(ground, Catch::Contains("/cloths/0/handles/0/bind_to") && Catch::Contains("ground plane"));
+
+  std::string moving = shotErrorOf(shotWithHandle(
+      "{" + region + R"(, "bind_to": "box", "motion": [{"time": 0, "translate": [0, 0, 0]}]})", kBoxAndFloor));
+  CHECK_THAT(moving, Catch::Contains("/cloths/0/handles/0/motion") && Catch::Contains("bind_to"));
+
+  // 1 cm above the box: fine with the default max_distance, too far with 5 mm (found when the scene is built).
+  CHECK_NOTHROW(buildScene(parseShot(shotWithHandle("{" + region + R"(, "bind_to": "box"})", kBoxAndFloor),
+                                     "conf/s.json")));
+  const Shot tooFar = parseShot(shotWithHandle("{" + region + R"(, "bind_to": "box", "max_distance": 0.005})",
+                                               kBoxAndFloor),
+                                "conf/s.json");
+  try {
+    buildScene(tooFar);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("conf/s.json: /cloths/0/handles/0/bind_to: node 6 is 0.01 m") &&
+                                          Catch::Contains("obstacle \"box\"") &&
+                                          Catch::Contains("max_distance 0.005 m"));
+  }
+}
+
+TEST_CASE("bound nodes stay on the surface across remeshes", "[bind]") {
+  const Obstacle box = movingBox();
+  Mesh mesh = gridOverBox(4, 0.01);
+  DynamicsState state;
+  state.handles = resolveHandles({boundRegion({-1, 0.39}, {1, 1})}, mesh, "s.json", {{"box", makeBindSurface(box)}});
+  ClothSpec cloth;
+  rebuildDynamics(state, mesh, cloth.material);
+  const size_t heldAtStart = state.handles[0].nodes.size();
+  size_t mostHeld = heldAtStart;
+  // Fine, then coarse, then fine again: splits add held nodes on the bound row, collapses remove free ones.
+  const double sizes[] = {0.04, 0.2, 0.05};
+  for (double size : sizes) {
+    for (int step = 0; step < 6; ++step) stepCloth(mesh, state, cloth, StepSettings(), 1.0 / 48);
+    mesh.updateGeometry();
+    std::vector<Mat2> sizing(mesh.verts.size(), Mat2::Identity() / (size * size));
+    RemeshResult r = remesh(mesh, sizing, RemeshParams(), pinnedMask(state.handles, mesh.nodes.size()));
+    mesh.computeMasses(cloth.material.density);
+    remapHandles(state.handles, mesh, r.nodeMap, state.time);
+    rebuildDynamics(state, mesh, cloth.material);
+    mostHeld = std::max(mostHeld, state.handles[0].nodes.size());
+    // Newly held nodes are bound where they are; every held node is 1 cm off the box's face, now and later.
+    CHECK(maxDeviation(mesh, state.handles[0], state.time) < 1e-9);
+    for (int step = 0; step < 6; ++step) stepCloth(mesh, state, cloth, StepSettings(), 1.0 / 48);
+    const std::vector<Vec3> boxX = box.positionsAt(state.time);
+    std::vector<Vec3> held;
+    for (int i : state.handles[0].nodes) held.push_back(mesh.nodes[i].x);
+    for (const SurfacePoint& p : nearestOnTriangles(boxX, box.faces(), held)) CHECK(p.distance == Approx(0.01));
+    CHECK(maxDeviation(mesh, state.handles[0], state.time) < 1e-9);
+  }
+  CHECK(mostHeld > heldAtStart);  // the test did exercise new bound nodes
+}
+
+TEST_CASE("simulate: a cloth bound to a moving sphere follows it in the written frames", "[bind]") {
+  TempDir dir("bind-shot");
+  // A 20 cm square over the sphere's +Z pole, bound along its middle row; the sphere moves and turns about its
+  // centre, so the held nodes must move by the same rigid motion as the sphere's vertices.
+  test::writeText(dir / "shot.json", R"({
+    "frames": 3,
+    "cloths": [{"name": "patch", "mesh": {"grid": {"size": [0.2, 0.2], "cells": [4, 4]}},
+                "transform": {"translate": [-0.1, -0.1, 0.31]},
+                "handles": [{"region": {"min": [0, 0.09], "max": [0.2, 0.11]}, "bind_to": "ball"}]}],
+    "obstacles": [{"name": "ball", "mesh": {"sphere": {"radius": 0.3, "subdivisions": 2}},
+                   "motion": [{"time": 0, "translate": [0, 0, 0]},
+                              {"time": 0.125, "translate": [0.06, 0.03, 0], "rotate_deg": [0, 0, 40]}]}]
+  })");
+  const fs::path out = dir / "out";
+  test::RunResult r = test::runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + out.string() + "'");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  const Mesh cloth0 = readObj(out / "frames" / "patch_00000.obj");
+  std::vector<Vec3> ballStart, ballNow;
+  std::vector<Tri> ballFaces;
+  readObstacleObj((out / "obstacles" / "ball_00000.obj").string(), ballStart, ballFaces);
+  for (int frame = 1; frame <= 3; ++frame) {
+    char name[32];
+    std::snprintf(name, sizeof name, "_%05d.obj", frame);
+    const Mesh cloth = readObj(out / "frames" / ("patch" + std::string(name)));
+    readObstacleObj((out / "obstacles" / ("ball" + std::string(name))).string(), ballNow, ballFaces);
+    const Affine motion = affineBetween(ballStart, ballNow, {0, 1, 2, 5});
+    REQUIRE(motion.a.determinant() == Approx(1.0).epsilon(1e-6));  // a rotation: the four vertices span space
+    INFO("frame " << frame);
+    for (int i = 10; i <= 14; ++i) CHECK((cloth.nodes[i].x - motion(cloth0.nodes[i].x)).norm() < 1e-6);
+    CHECK((cloth.nodes[12].x - cloth0.nodes[12].x).norm() > 0.01);  // it did move
+  }
+}
