@@ -146,7 +146,9 @@ UpsampleOperator loadUpsampleOperator(const std::string& file) {
   if (bytes.size() < size) r.fail("truncated (" + std::to_string(bytes.size()) + " bytes, expected " +
                                   std::to_string(size) + ")");
   if (bytes.size() > size) r.fail("trailing bytes after the operator");
-  if (fnv1a(bytes.data(), size - 8) != *reinterpret_cast<const uint64_t*>(bytes.data() + size - 8))
+  uint64_t stored = 0;  // memcpy: the checksum's offset need not be 8-byte aligned
+  std::memcpy(&stored, bytes.data() + size - 8, sizeof stored);
+  if (fnv1a(bytes.data(), size - 8) != stored)
     r.fail("checksum mismatch (the file is corrupt)");
   UpsampleOperator op;
   op.coarsePoints = getPoints(r, M, "coarse points");
