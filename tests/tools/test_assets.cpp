@@ -224,7 +224,8 @@ TEST_CASE("skirt and cape start outside the body, with clearance", "[assets]") {
   }
 }
 
-TEST_CASE("make_assets reproduces the committed meshes/ byte for byte", "[assets]") {
+// Tagged [regression] (Release ctest only): it regenerates every asset, which takes a minute under the sanitizers.
+TEST_CASE("make_assets reproduces the committed meshes/ byte for byte", "[assets][regression]") {
   TempDir dir("assets");
   writeAssets(dir.path());
   const fs::path committed = test::sourceDir() / "meshes";
