@@ -98,6 +98,7 @@ const std::vector<Command>& commands() {
        "       adacloth upsample train DIR... -o OP.bin [--K K] [--gamma1 A] [--gammaN G] [--c C] [--modes R]\n"
        "                               [--prior barycentric|none] [--validate DIR[,DIR...]]\n"
        "       adacloth upsample eval OP.bin --training DIR[,DIR...] --heldout DIR[,DIR...] [--json FILE]\n"
+       "       adacloth upsample twin DIR_A DIR_B [--tolerance X] [--from T] [--json FILE]\n"
        "\n"
        "track: simulates one cloth of the shot twice in lockstep, on its own (coarse, fixed) mesh and on L levels of\n"
        "  1-to-4 midpoint subdivision of it, projecting the fine positions and velocities after every step so that\n"
@@ -120,6 +121,11 @@ const std::vector<Command>& commands() {
        "                        combination, the one with the lowest validation error is written\n"
        "eval: mean per-vertex L2 error (mm) of barycentric (midpoint) subdivision, Loop subdivision and the operator\n"
        "  against the tracked fine runs, memory and ms per frame on one thread; --json FILE writes the figures.\n"
+       "twin: the predictability floor. DIR_A and DIR_B track one shot whose inputs differ by a negligible amount;\n"
+       "  on the frames where their coarse runs still agree (coarse divergence <= X times the fine residual's,\n"
+       "  default 0.1) and from time T s on (default 0; skip the frames where the fine runs are still parting), no\n"
+       "  predictor from the coarse state can beat half the residual divergence. Prints it per frame and as a\n"
+       "  fraction of barycentric interpolation's error; --json FILE writes the figures.\n"
        "\n"
        "exit codes: 0 done, 2 bad input (shot, folders, operator file), 3 the simulation failed\n",
        runUpsampleCommand},

@@ -18,6 +18,7 @@
 #include "upsample/evaluate.h"
 #include "upsample/oscillatory_modes.h"
 #include "upsample/training_data.h"
+#include "upsample/twin_divergence.h"
 
 namespace adacloth {
 namespace {
@@ -304,6 +305,50 @@ int runEval(int argc, char** argv) {
   return 0;
 }
 
+// The predictability floor of docs/upsampling.md: two tracked runs of one shot, inputs a hair apart.
+int runTwin(int argc, char** argv) {
+  Args args("upsample twin", {{"--tolerance", "", true}, {"--from", "", true}, {"--json", "", true}}, argc, argv, 3);
+  args.expectPositionals(2, "two track folders");
+  TwinOptions options;
+  options.coarseTolerance = positiveList(args, "--tolerance", 0.1).front();
+  options.from = positiveList(args, "--from", 0.0, true).front();
+  const std::vector<std::string> dirs = {args.positionals()[0], args.positionals()[1]};
+  const std::vector<TrackedData> runs = readAll(dirs);
+  const Subdivision sub = subdivide(runs[0].coarse, runs[0].levels);
+  const TwinDivergence d = twinDivergence(runs[0].frames, runs[1].frames, sub.midpoint, options);
+  std::printf("%8s %22s %22s %18s %6s\n", "time (s)", "coarse divergence (mm)", "residual divergence (mm)",
+              "barycentric (mm)", "used");
+  nlohmann::ordered_json frames = nlohmann::ordered_json::array();
+  for (const TwinFrame& f : d.frames) {
+    const bool used = twinFrameUsed(f, options);
+    std::printf("%8.3f %22.4f %24.4f %18.3f %6s\n", f.time, 1e3 * f.coarseDivergence, 1e3 * f.residualDivergence,
+                1e3 * f.barycentricError, used ? "yes" : "");
+    frames.push_back({{"time", f.time}, {"coarse_divergence", f.coarseDivergence},
+                      {"residual_divergence", f.residualDivergence}, {"barycentric", f.barycentricError},
+                      {"used", used}});
+  }
+  if (d.framesUsed == 0)
+    std::printf("no frame where the fine runs have parted while the coarse runs agree: nothing to bound\n");
+  else
+    std::printf("%zu frames used: residual divergence %.3f mm, barycentric %.3f mm; any predictor from the coarse "
+                "state >= %.2f x barycentric (triangle inequality); best predictor ~%.2f x if the unpredictable "
+                "part is independent between the runs\n",
+                d.framesUsed, 1e3 * d.residualDivergence, 1e3 * d.barycentricError, d.boundRatio, d.estimateRatio);
+  if (auto file = args.value("--json")) {
+    nlohmann::ordered_json json = {{"runs", dirs},
+                                   {"tolerance", options.coarseTolerance},
+                                   {"from", options.from},
+                                   {"frames_used", d.framesUsed},
+                                   {"residual_divergence", d.residualDivergence},
+                                   {"barycentric", d.barycentricError},
+                                   {"bound_ratio", d.boundRatio},
+                                   {"estimate_ratio", d.estimateRatio},
+                                   {"frames", frames}};
+    writeFileAtomically(*file, json.dump(2) + "\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int runUpsampleCommand(int argc, char** argv) {
@@ -311,7 +356,9 @@ int runUpsampleCommand(int argc, char** argv) {
   if (sub == "track") return runTrack(argc, argv);
   if (sub == "train") return runTrain(argc, argv);
   if (sub == "eval") return runEval(argc, argv);
-  throw InputError("adacloth upsample: expected a subcommand: track, train or eval (see 'adacloth upsample --help')");
+  if (sub == "twin") return runTwin(argc, argv);
+  throw InputError(
+      "adacloth upsample: expected a subcommand: track, train, eval or twin (see 'adacloth upsample --help')");
 }
 
 }  // namespace adacloth

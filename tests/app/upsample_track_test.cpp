@@ -20,6 +20,14 @@ std::string flagShot(const std::string& handle) {
                 "material": "silk", "handles": [)" + handle + R"(]}]})";
 }
 
+// `adacloth upsample track` of `shot` into `out` (both in `dir`): one subdivision level, 4 harmonics, 3 frames.
+void trackTiny(const std::string& dir, const std::string& shot, const std::string& out) {
+  const test::RunResult r = test::runAdacloth("upsample track '" + dir + "/" + shot + "' -o '" + dir + "/" + out +
+                                              "' --levels 1 --test-functions 4 --frames 3 --quiet");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+}
+
 }  // namespace
 
 TEST_CASE("tracked shot: fine run follows the coarse one through its lowest harmonics", "[upsample]") {
@@ -58,12 +66,7 @@ TEST_CASE("adacloth upsample track, train and eval end to end on a tiny flag", "
   test::TempDir dir("upcli");
   test::writeText(dir / "flag.json", flagShot(R"({"region": {"min": [0, 0], "max": [0, 0.4]}})"));
   const std::string d = dir.path().string();
-  for (const char* name : {"a", "b"}) {
-    const test::RunResult r = test::runAdacloth("upsample track '" + d + "/flag.json' -o '" + d + "/" + name +
-                                                "' --levels 1 --test-functions 4 --frames 3 --quiet");
-    INFO(r.output);
-    REQUIRE(r.exitCode == 0);
-  }
+  for (const char* name : {"a", "b"}) trackTiny(d, "flag.json", name);
   test::RunResult r = test::runAdacloth("upsample train '" + d + "/a' -o '" + d + "/op.bin' --K 20 --gamma1 0.01");
   INFO(r.output);
   REQUIRE(r.exitCode == 0);
@@ -100,4 +103,35 @@ TEST_CASE("adacloth upsample track, train and eval end to end on a tiny flag", "
   r = test::runAdacloth("upsample eval '" + d + "/bad.bin' --training '" + d + "/a' --heldout '" + d + "/b'");
   CHECK(r.exitCode == 2);
   CHECK_THAT(r.output, Catch::Contains("bad.bin"));
+}
+
+TEST_CASE("adacloth upsample twin bounds a predictor from two runs a hair apart", "[upsample]") {
+  test::TempDir dir("uptwin");
+  const std::string d = dir.path().string();
+  const std::string held = R"({"region": {"min": [0, 0], "max": [0, 0.4]}})";
+  test::writeText(dir / "a.json", flagShot(held));
+  std::string twin = flagShot(held);
+  twin.replace(twin.find("[5, 0, 1]"), 9, "[5.001, 0, 1]");
+  test::writeText(dir / "b.json", twin);
+  for (const std::string name : {"a", "b"}) trackTiny(d, name + ".json", name);
+  // A run against itself: the fine runs never part, nothing to bound.
+  test::RunResult r = test::runAdacloth("upsample twin '" + d + "/a' '" + d + "/a'");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  CHECK_THAT(r.output, Catch::Contains("nothing to bound"));
+  // Two runs: a row per frame, and the summary in JSON (the tolerance is loose: 3 frames are not enough for the
+  // coarse runs to agree much better than the fine ones).
+  r = test::runAdacloth("upsample twin '" + d + "/a' '" + d + "/b' --tolerance 1000 --json '" + d + "/twin.json'");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  CHECK_THAT(r.output, Catch::Contains("residual divergence"));
+  const std::string json = readFile(dir / "twin.json");
+  for (const char* key : {"\"frames_used\": 3", "\"bound_ratio\"", "\"estimate_ratio\"", "\"frames\""})
+    CHECK_THAT(json, Catch::Contains(key));
+  // Bad input: one folder, a missing folder, a bad number.
+  CHECK(test::runAdacloth("upsample twin '" + d + "/a'").exitCode == 2);
+  r = test::runAdacloth("upsample twin '" + d + "/a' '" + d + "/missing'");
+  CHECK(r.exitCode == 2);
+  CHECK_THAT(r.output, Catch::Contains("missing"));
+  CHECK(test::runAdacloth("upsample twin '" + d + "/a' '" + d + "/b' --from -1").exitCode == 2);
 }

@@ -211,7 +211,7 @@ TEST_CASE("skirt and cape start outside the body, with clearance", "[assets]") {
   const BodyModel body = makeBodyModel();
   const std::vector<BoneTransform> walkStart =
       boneTransforms(body.skeleton, gaitPose(body.skeleton, walkGait(), 0.0));
-  for (const Garment& g : {makeSkirt(body), makeCape(body)}) {
+  for (const Garment& g : {makeSkirt(body), makeCoarseSkirt(body), makeCape(body)}) {
     INFO(g.name);
     double nearest = 1e9, nearestWalking = 1e9;
     for (const Vec3& p : g.x) {

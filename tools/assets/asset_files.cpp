@@ -14,7 +14,8 @@ namespace adacloth::assets {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& assetNames() {
-  static const std::vector<std::string> names = {"mannequin", "walk", "run", "skirt", "cape", "curtain", "flag"};
+  static const std::vector<std::string> names = {"mannequin", "walk", "run", "skirt",
+                                                  "skirt_coarse", "cape", "curtain", "flag"};
   return names;
 }
 
@@ -70,6 +71,7 @@ std::string readme(const std::vector<std::string>& report) {
       "  forward with rigid `motion` keys at the printed speed. Time 0 is the left foot's mid-stance, arms hanging.\n"
       "- `skirt.obj` (4 gores sewn at the sides), `cape.obj`: fitted around the rest pose with ~1 cm clearance; the\n"
       "  pin/bind region is the material-space rectangle holding the waistband / the cape's top edge.\n"
+      "  `skirt_coarse.obj`: the same skirt on 120 nodes, the coarse mesh of the learned upsampling's skirt example.\n"
       "- `curtain.obj`: 2.0 x 2.4 m gathered into zig-zag pleats, top edge at y = 2.5 m; `flag.obj`: 1.5 x 1.0 m,\n"
       "  hoist at x = 0.\n\n"
       "```\n";
@@ -97,11 +99,14 @@ std::vector<std::string> writeAssets(const fs::path& outDir, const std::string& 
       if (wanted("mannequin") || wanted(g.name)) report.push_back(describeGait(g, writeSequence(m, g, outDir)));
   }
   const BodyModel body = makeBodyModel();
-  for (const char* name : {"skirt", "cape", "curtain", "flag"}) {
+  for (const char* name : {"skirt", "skirt_coarse", "cape", "curtain", "flag"}) {
     if (!wanted(name)) continue;
     const std::string n = name;
-    const Garment g = n == "skirt" ? makeSkirt(body) : n == "cape" ? makeCape(body) : n == "curtain" ? makeCurtain()
-                                                                                                      : makeFlag();
+    const Garment g = n == "skirt"          ? makeSkirt(body)
+                      : n == "skirt_coarse" ? makeCoarseSkirt(body)
+                      : n == "cape"         ? makeCape(body)
+                      : n == "curtain"      ? makeCurtain()
+                                            : makeFlag();
     writeFileAtomically(outDir / (n + ".obj"), formatGarmentObj(g));
     report.push_back(n + ": " + std::to_string(g.x.size()) + " nodes, " + std::to_string(g.u.size()) +
                      " verts, " + std::to_string(g.faces.size()) + " faces; " + describePin(g));

@@ -125,7 +125,9 @@ Garment makeConeGarment(const std::string& name, const BodyModel& body, const Co
   return g;
 }
 
-Garment makeSkirt(const BodyModel& body) {
+namespace {
+
+ConeGarmentSpec skirtSpec() {
   ConeGarmentSpec s;
   s.yTop = 1.0;
   s.yBottom = 0.5;
@@ -136,7 +138,18 @@ Garment makeSkirt(const BodyModel& body) {
   s.panels = 4;
   s.columnsPerPanel = 12;
   s.rows = 17;
-  return makeConeGarment("skirt", body, s);
+  return s;
+}
+
+}  // namespace
+
+Garment makeSkirt(const BodyModel& body) { return makeConeGarment("skirt", body, skirtSpec()); }
+
+Garment makeCoarseSkirt(const BodyModel& body) {
+  ConeGarmentSpec s = skirtSpec();
+  s.columnsPerPanel = 5;
+  s.rows = 5;
+  return makeConeGarment("skirt_coarse", body, s);
 }
 
 Garment makeCape(const BodyModel& body) {

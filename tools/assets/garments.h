@@ -40,6 +40,9 @@ Garment makeConeGarment(const std::string& name, const BodyModel& body, const Co
 // Flared knee-length skirt: 4 gores (front, left, back, right) with side seams at +-45 and +-135 degrees, waistband
 // at y = 1.0 m (between the waist and the widest part of the hips), hem at y = 0.5 m.
 Garment makeSkirt(const BodyModel& body);
+// The same skirt on a coarse grid (5 columns per gore, 5 rows: 120 nodes, edges ~0.1-0.12 m), the coarse mesh of the
+// learned upsampling's skirt example (docs/upsampling.md), within the 100-300 nodes the method is meant for.
+Garment makeCoarseSkirt(const BodyModel& body);
 // Cape: one panel around the back (+-70 degrees about -Z) from the shoulders (y = 1.45 m) down to y = 0.55 m.
 Garment makeCape(const BodyModel& body);
 // Curtain: 2.0 m x 2.4 m of fabric gathered 1.5 : 1 into 10 zig-zag pleats (flat in material space), its top edge
