@@ -25,7 +25,7 @@ std::vector<double> edgeSizes(const Mesh& mesh, const Mat2& M) {
   for (const Edge& e : mesh.edges) {
     // Material vector of the edge, from its first face.
     int f = e.faces[0];
-    Vec2 ua, ub;
+    Vec2 ua = Vec2::Zero(), ub = Vec2::Zero();
     for (int c = 0; c < 3; ++c) {
       if (mesh.nodeOf(f, c) == e.nodes[0]) ua = mesh.verts[mesh.faces[f].verts[c]].u;
       if (mesh.nodeOf(f, c) == e.nodes[1]) ub = mesh.verts[mesh.faces[f].verts[c]].u;
