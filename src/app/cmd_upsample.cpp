@@ -310,8 +310,9 @@ int runTwin(int argc, char** argv) {
   Args args("upsample twin", {{"--tolerance", "", true}, {"--from", "", true}, {"--json", "", true}}, argc, argv, 3);
   args.expectPositionals(2, "two track folders");
   TwinOptions options;
-  options.coarseTolerance = positiveList(args, "--tolerance", 0.1).front();
-  options.from = positiveList(args, "--from", 0.0, true).front();
+  // Single numbers: a list here would silently use its first entry.
+  if (auto text = args.value("--tolerance")) options.coarseTolerance = parsePositive("--tolerance", *text, false);
+  if (auto text = args.value("--from")) options.from = parsePositive("--from", *text, true);
   const std::vector<std::string> dirs = {args.positionals()[0], args.positionals()[1]};
   const std::vector<TrackedData> runs = readAll(dirs);
   const Subdivision sub = subdivide(runs[0].coarse, runs[0].levels);
