@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "assets/held_sheet.h"
 #include "dynamics/step.h"
 #include "mesh/generators.h"
 
@@ -22,23 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Sheet {
-  Mesh mesh;
-  DynamicsState state;
-  ClothSpec cloth;
-};
+using Sheet = assets::HeldSheet;
 
-Sheet makeSheet(int cells) {
-  Sheet s;
-  s.mesh = makeGrid(1, 1, cells, cells);
-  for (Node& n : s.mesh.nodes) n.x = Vec3(n.x.x(), 0, -n.x.y());
-  HandleSpec corners;
-  corners.select = HandleSpec::Select::Points;
-  corners.points = {Vec3(0, 0, -1), Vec3(1, 0, -1)};
-  s.state.handles = resolveHandles({corners}, s.mesh, "bench");
-  rebuildDynamics(s.state, s.mesh, s.cloth.material);
-  return s;
-}
+Sheet makeSheet(int cells) { return assets::makeHeldSheet(cells); }
 
 const double kStep = 1.0 / 96;  // s
 
@@ -89,7 +76,7 @@ void solverTable(const std::vector<int>& cells) {
     full.cgTolerance = 1e-8;
     double msFast = msPerStep(kc, fast, 1000, 100);
     auto start = Clock::now();
-    int iterations = stepCloth(cg.mesh, cg.state, cg.cloth, full, kStep);
+    int iterations = stepCloth(cg.mesh, cg.state, cg.cloth, full, kStep).iterations;
     double msFull = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     std::printf("| %zu | %.3f | %.1f | %d | %.0fx |\n", kc.mesh.nodes.size(), msFast, msFull, iterations,
                 msFull / msFast);

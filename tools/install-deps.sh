@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what adacloth needs to build and test, from Debian's packages. Idempotent, and silent when everything is
-# already there. Run as root (or with sudo) on Debian 12.
+# already there. Run as root (or with sudo) on Debian 12. libopenblas0-serial is the BLAS under CHOLMOD's supernodal
+# factorization (the direct solve): several times faster than the reference BLAS, and single-threaded, so a shot's
+# bytes do not depend on how many threads the BLAS would use.
 #   tools/install-deps.sh            build and test dependencies
 #   tools/install-deps.sh --extras   also ffmpeg and gnuplot, for tools/make_movie.sh and tools/plot_stats.sh
 set -euo pipefail
 
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libtinyobjloader-dev libspectra-dev
-          libbenchmark-dev)
+          libbenchmark-dev libsuitesparse-dev libopenblas0-serial)
 if [[ "${1:-}" == "--extras" ]]; then packages+=(ffmpeg gnuplot-nox); fi
 
 missing=()

@@ -84,6 +84,7 @@ void rebuildDynamics(Cloth& cloth) {
 
 void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap) {
   remapHandles(cloth.dynamics.handles, cloth.mesh, nodeMap, cloth.dynamics.time);
+  cloth.dynamics.solver.remap(nodeMap, cloth.mesh.nodes.size());
   rebuildDynamics(cloth);
 }
 

@@ -24,6 +24,9 @@ struct Cloth {
   // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
   std::shared_ptr<const FixedTopologyOutput> output;
   std::optional<double> upsampledFraction;  // of the last output frame (stats.jsonl)
+  // The linear solves of the current frame's steps (stats.jsonl): iterations summed, worst final residual.
+  int solverIterations = 0;
+  double solverResidual = 0;
 };
 
 // Rebuilds the cloth's dynamics state (masses, springs, bending) from its current mesh and material. Call after any

@@ -1,5 +1,6 @@
 #include "app/simulate.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,7 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
 // step, followed by the blow-up guard (a SimulationError naming frame, cloth and node; frames already written stay),
 // then the collision phase fixes the contacts of all cloths at once.
 void stepPhysics(const Shot& shot, Scene& scene, int frame, PhaseTimes& times) {
+  for (Cloth& cloth : scene.cloths) cloth.solverIterations = 0, cloth.solverResidual = 0;
   for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, times);
   for (Cloth& cloth : scene.cloths) cloth.mesh.updateGeometry();
 }
@@ -216,6 +218,8 @@ Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalM
     cloths.back()["kinetic_energy"] = kineticEnergy(cloth.mesh);
     cloths.back()["potential_energy"] = potentialEnergy(cloth.mesh, gravity);
     cloths.back()["elastic_energy"] = elasticEnergy(cloth.mesh, cloth.dynamics);
+    cloths.back()["solver_iterations"] = scene.cloths[c].solverIterations;
+    cloths.back()["solver_residual"] = scene.cloths[c].solverResidual;
     if (const auto& view = scene.cloths[c].viewStats) {
       cloths.back()["visible_faces"] = view->visibleFaces;
       cloths.back()["mean_view_factor"] = view->meanViewFactor;
@@ -250,7 +254,9 @@ void stepScene(const Shot& shot, Scene& scene, int frame, int step, PhaseTimes& 
   std::vector<std::vector<Vec3>> start;
   for (Cloth& cloth : scene.cloths) {
     start.push_back(positionsOf(cloth.mesh));
-    stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
+    const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
+    cloth.solverIterations += solve.iterations;
+    cloth.solverResidual = std::max(cloth.solverResidual, solve.residual);
     if (auto bad = findBadNode(cloth.mesh, shot.maxSpeed))
       throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +
                             std::to_string(bad->node) + " " + bad->reason + "; the simulation blew up (try more "

@@ -307,7 +307,17 @@ Shot parseShot(const std::string& text, const fs::path& file) {
   checkBindTargets(shot);
   shot.stepsPerFrame = r["steps_per_frame"].get<int>();
   shot.gravity = toVec3(r["gravity"]);
-  shot.solver = r["solver"] == "cg" ? Shot::Solver::CG : Shot::Solver::KangCho;
+  const std::string solver = r["solver"].get<std::string>();
+  shot.solver = solver == "cg"       ? Shot::Solver::CG
+                : solver == "direct" ? Shot::Solver::Direct
+                : solver == "kang_cho" ? Shot::Solver::KangCho
+                                       : Shot::Solver::Pcg;
+  shot.solverTolerance = r["solver_tolerance"].get<double>();
+  shot.solverMaxIterations = r["solver_max_iterations"].get<int>();
+  const std::string preconditioner = r["solver_preconditioner"].get<std::string>();
+  shot.solverPreconditioner = preconditioner == "block_jacobi" ? Shot::Preconditioner::BlockJacobi
+                              : preconditioner == "multigrid"  ? Shot::Preconditioner::Multigrid
+                                                               : Shot::Preconditioner::Auto;
   shot.iterations = r["iterations"].get<int>();
   shot.cgTolerance = r["cg_tolerance"].get<double>();
   shot.maxSpeed = r["max_speed"].get<double>();

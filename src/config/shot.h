@@ -169,7 +169,12 @@ struct Shot {
   // dynamics (NOTES §5)
   int stepsPerFrame = 4;
   Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2, Y is up
-  enum class Solver { KangCho, CG } solver = Solver::KangCho;
+  // pcg: block-preconditioned CG (default); direct: sparse Cholesky (exact); kang_cho: the paper's Jacobi update
+  // (approximate, for previews); cg: Eigen's diagonally preconditioned CG (slow reference)
+  enum class Solver { Pcg, Direct, KangCho, CG } solver = Solver::Pcg;
+  double solverTolerance = 1e-3;  // pcg: relative residual at which it stops
+  int solverMaxIterations = 1000; // pcg: iteration cap per step
+  enum class Preconditioner { Auto, BlockJacobi, Multigrid } solverPreconditioner = Preconditioner::Auto;  // pcg
   int iterations = 1;        // Jacobi sweeps of the Kang-Cho update (1 = the paper's one-iteration update)
   double cgTolerance = 1e-8; // relative residual of the CG reference solve
   double maxSpeed = 100;     // m/s; a node faster than this stops the run (SimulationError)

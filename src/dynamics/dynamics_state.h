@@ -6,6 +6,7 @@
 
 #include "config/shot.h"
 #include "dynamics/handles.h"
+#include "dynamics/solver_cache.h"
 #include "mesh/mesh.h"
 
 namespace adacloth {
@@ -30,6 +31,7 @@ struct DynamicsState {
   std::vector<int> incidenceOther;  // the other node of that pair
   std::vector<HandleState> handles;
   double time = 0;  // s, simulated time of the current state (handle motions are evaluated at it)
+  SolverCache solver;  // kept between steps by the linear solves (warm start, factorization analysis)
 };
 
 // Rebuilds everything derived from the mesh: lumped masses (density x area), stretch and bending pairs, incidence.

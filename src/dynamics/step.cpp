@@ -1,19 +1,101 @@
 #include "dynamics/step.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "dynamics/direct_solve.h"
 #include "dynamics/forces.h"
 #include "dynamics/implicit_system.h"
+#include "dynamics/multigrid.h"
 #include "dynamics/strain_limit.h"
+#include "dynamics/warm_start.h"
 
 namespace adacloth {
 
 StepSettings stepSettingsOf(const Shot& shot) {
-  return {shot.gravity, shot.wind, shot.solver, shot.iterations, shot.cgTolerance};
+  StepSettings settings;
+  settings.gravity = shot.gravity;
+  settings.wind = shot.wind;
+  settings.solver = shot.solver;
+  settings.pcg.tolerance = shot.solverTolerance;
+  settings.pcg.maxIterations = shot.solverMaxIterations;
+  using P = PcgSettings::Preconditioner;
+  settings.pcg.preconditioner = shot.solverPreconditioner == Shot::Preconditioner::BlockJacobi ? P::BlockJacobi
+                                : shot.solverPreconditioner == Shot::Preconditioner::Multigrid ? P::Multigrid
+                                                                                               : P::Auto;
+  settings.iterations = shot.iterations;
+  settings.cgTolerance = shot.cgTolerance;
+  return settings;
 }
 
-int stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings, double h) {
+namespace {
+
+// The multigrid hierarchy for this step: kept from earlier steps while it fits the system's structure and still
+// works (see noteMultigridIterations), rebuilt otherwise.
+Multigrid& currentMultigrid(SolverCache& cache, const ImplicitSystem& sys, const DynamicsState& state) {
+  if (!cache.multigrid) cache.multigrid = std::make_shared<Multigrid>();
+  if (cache.multigridStale || !cache.multigrid->fits(sys, state)) {
+    cache.multigrid->build(sys, state);
+    cache.multigridBaseIterations = -1;
+    cache.multigridStale = false;
+  }
+  return *cache.multigrid;
+}
+
+// A hierarchy built from an earlier step's matrix goes stale as the cloth deforms: once a solve needs clearly more
+// iterations than the first one after the build did, the next step rebuilds it.
+void noteMultigridIterations(SolverCache& cache, int iterations) {
+  if (cache.multigridBaseIterations < 0) cache.multigridBaseIterations = iterations;
+  else if (iterations > 2 * cache.multigridBaseIterations + 2) cache.multigridStale = true;
+}
+
+bool usesMultigrid(const PcgSettings& pcg, const ImplicitSystem& sys) {
+  using P = PcgSettings::Preconditioner;
+  if (pcg.preconditioner != P::Auto) return pcg.preconditioner == P::Multigrid;
+  const long freeNodes = long(std::count(sys.fixed.begin(), sys.fixed.end(), 0));
+  return freeNodes >= pcg.multigridMinNodes;
+}
+
+// dv of the step's system by the chosen solver, with what the solve reached.
+std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const ImplicitSystem& sys,
+                            const std::vector<Vec3>& external, const StepSettings& settings, SolveReport& report) {
+  switch (settings.solver) {
+    case Shot::Solver::Pcg: {
+      if (!settings.pcg.warmStart) state.solver.lastDv.clear(), state.solver.prevDv.clear();
+      const std::vector<Vec3> guess = warmStartGuess(mesh, state, external, sys.h);
+      Preconditioner precondition;
+      const bool multigrid = usesMultigrid(settings.pcg, sys);
+      if (multigrid) {
+        Multigrid& multigrid = currentMultigrid(state.solver, sys, state);
+        precondition = [&](const std::vector<Vec3>& r, std::vector<Vec3>& z) { multigrid.apply(sys, state, r, z); };
+      }
+      std::vector<Vec3> dv = solveBlockPcg(sys, state, guess, settings.pcg, state.solver.pcg, &report, precondition);
+      if (multigrid) noteMultigridIterations(state.solver, report.iterations);
+      rememberDv(state, dv);
+      return dv;
+    }
+    case Shot::Solver::Direct: {
+      if (!state.solver.direct) state.solver.direct = std::make_shared<DirectSolver>();
+      std::vector<Vec3> dv = state.solver.direct->solve(sys, state);
+      report.residual = relativeResidual(sys, state, dv);
+      return dv;
+    }
+    case Shot::Solver::CG:
+      return solveConjugateGradient(sys, state, settings.cgTolerance, &report.iterations, &report.residual);
+    case Shot::Solver::KangCho:
+      break;
+  }
+  std::vector<Vec3> dv = solveKangCho(sys, state, settings.iterations);
+  report.iterations = settings.iterations;
+  report.residual = relativeResidual(sys, state, dv);
+  return dv;
+}
+
+}  // namespace
+
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings,
+                      double h) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -39,13 +121,8 @@ int stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const St
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);
   assembleSystemInto(sys, mesh, state, cloth.material, external, h);
-  int cgIterations = 0;
-  std::vector<Vec3> dv;
-  if (settings.solver == Shot::Solver::CG) {
-    dv = solveConjugateGradient(sys, state, settings.cgTolerance, &cgIterations);
-  } else {
-    dv = solveKangCho(sys, state, settings.iterations);
-  }
+  SolveReport report;
+  const std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     mesh.nodes[i].v += dv[i];
@@ -53,7 +130,7 @@ int stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const St
   }
   if (cloth.strainLimit.enabled) limitStrain(mesh, state, cloth.strainLimit, held, h);
   state.time = tNext;
-  return cgIterations;
+  return report;
 }
 
 std::optional<BadNode> findBadNode(const Mesh& mesh, double maxSpeed) {

@@ -1,10 +1,12 @@
 #pragma once
-// One implicit time step of a cloth (NOTES §5): external forces, the linearized backward-Euler system solved by the
-// Kang-Cho update (or CG, the reference), handles, strain limiting; and the blow-up guard.
+// One implicit time step of a cloth (NOTES §5): external forces, the linearized backward-Euler system (solved by
+// block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
+// update), handles, strain limiting; and the blow-up guard.
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dynamics/block_pcg.h"
 #include "dynamics/dynamics_state.h"
 
 namespace adacloth {
@@ -12,16 +14,18 @@ namespace adacloth {
 struct StepSettings {
   Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2
   WindSpec wind;
-  Shot::Solver solver = Shot::Solver::KangCho;
-  int iterations = 1;
-  double cgTolerance = 1e-8;
+  Shot::Solver solver = Shot::Solver::Pcg;
+  PcgSettings pcg;            // solver pcg: stopping rule
+  int iterations = 1;         // solver kang_cho: Jacobi sweeps
+  double cgTolerance = 1e-8;  // solver cg: relative residual
 };
 
 StepSettings stepSettingsOf(const Shot& shot);
 
 // Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
-// end of the step. Returns the CG iterations used (0 for kang_cho).
-int stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings, double h);
+// end of the step. Returns the iterations (sweeps for kang_cho, 0 for direct) and the relative residual of the
+// linear solve.
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings, double h);
 
 // The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
 // with the reason, or nothing when the state is sound.

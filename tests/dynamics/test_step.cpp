@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "dynamics/step.h"
+#include "assets/held_sheet.h"
 #include "dynamics/strain_limit.h"
 #include "io/error.h"
 #include "mesh/generators.h"
@@ -11,25 +12,9 @@ using namespace adacloth;
 
 namespace {
 
-// A horizontal 1 x 1 m sheet (XZ plane at y = 0) held at the two corners of its far edge.
-struct Sheet {
-  Mesh mesh;
-  DynamicsState state;
-  ClothSpec cloth;
-};
+using Sheet = assets::HeldSheet;
 
-Sheet makeSheet(int cells, const MaterialSpec& material) {
-  Sheet s;
-  s.cloth.material = material;
-  s.mesh = makeGrid(1, 1, cells, cells);
-  for (Node& n : s.mesh.nodes) n.x = Vec3(n.x.x(), 0, -n.x.y());
-  HandleSpec corners;
-  corners.select = HandleSpec::Select::Points;
-  corners.points = {Vec3(0, 0, -1), Vec3(1, 0, -1)};
-  s.state.handles = resolveHandles({corners}, s.mesh, "test");
-  rebuildDynamics(s.state, s.mesh, s.cloth.material);
-  return s;
-}
+Sheet makeSheet(int cells, const MaterialSpec& material) { return assets::makeHeldSheet(cells, material); }
 
 MaterialSpec denimLike() {
   MaterialSpec m;
@@ -101,4 +86,54 @@ TEST_CASE("the guard names the first node that is not finite or too fast", "[dyn
   CHECK(bad->reason.find("max_speed") != std::string::npos);
   mesh.nodes[5].v = Vec3::Zero();
   CHECK(findBadNode(mesh, 10)->node == 7);
+}
+
+namespace {
+
+// Mean fall (m) of an unpinned 32 x 32 cotton sheet (3 cm cells) without air after 0.5 s at h = 1/96 s.
+double freeFall(StepSettings settings) {
+  settings.wind.density = 0;  // no air: nothing but gravity acts on the sheet as a whole
+  Sheet s = makeSheet(32, MaterialSpec());
+  s.state.handles.clear();
+  for (int k = 0; k < 48; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96);
+  double y = 0;
+  for (const Node& n : s.mesh.nodes) y += n.x.y();
+  return -y / double(s.mesh.nodes.size());
+}
+
+}  // namespace
+
+TEST_CASE("a free sheet falls at g under every converging solver, and slower under one kang_cho sweep",
+          "[dynamics]") {
+  StepSettings direct;
+  direct.solver = Shot::Solver::Direct;
+  const double reference = freeFall(direct);
+  // Backward Euler's free fall: x_n = g h^2 n (n + 1) / 2, 1.252 m after 48 steps.
+  CHECK(reference == Approx(9.81 * 48 * 49 / 2.0 / (96.0 * 96.0)).epsilon(1e-3));
+  for (auto preconditioner : {PcgSettings::Preconditioner::BlockJacobi, PcgSettings::Preconditioner::Multigrid}) {
+    StepSettings pcg;
+    pcg.pcg.preconditioner = preconditioner;
+    CHECK(freeFall(pcg) == Approx(reference).epsilon(0.005));
+  }
+  StepSettings cg;
+  cg.solver = Shot::Solver::CG;
+  CHECK(freeFall(cg) == Approx(reference).epsilon(0.005));
+  StepSettings oneSweep;
+  oneSweep.solver = Shot::Solver::KangCho;
+  const double lagging = freeFall(oneSweep);
+  INFO("one sweep " << lagging << " m, direct " << reference << " m");
+  CHECK(lagging < 0.9 * reference);
+}
+
+TEST_CASE("stepCloth reports the solve: iterations and a residual within the tolerance", "[dynamics]") {
+  Sheet s = makeSheet(16, MaterialSpec());
+  StepSettings settings;
+  settings.pcg.tolerance = 1e-6;
+  for (int k = 0; k < 4; ++k) {
+    const SolveReport report = stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96);
+    CHECK(report.iterations > 0);
+    CHECK(report.residual <= 1e-6);
+  }
+  settings.solver = Shot::Solver::Direct;
+  CHECK(stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96).residual < 1e-10);
 }

@@ -1,0 +1,118 @@
+#include "dynamics/block_pcg.h"
+
+#include <cmath>
+
+namespace adacloth {
+namespace {
+
+// Sums over nodes are taken in chunks of this many nodes, each chunk in node order, then the chunks in order: the
+// same additions whatever the thread count.
+constexpr int kChunk = 2048;
+
+// (A y)_i = W_i y_i - c sum_j J_ij y_j for a free node i; y is zero on held nodes.
+Vec3 applyRow(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
+  Vec3 coupled = Vec3::Zero();
+  for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k)
+    coupled += sys.pairJ[state.incidencePair[k]] * y[state.incidenceOther[k]];
+  return sys.W[i] * y[i] - sys.c * coupled;
+}
+
+// Runs body(i) for every node in chunks of kChunk nodes (in parallel over chunks) and returns the chunks' sums of
+// what body returns, added in chunk order: the same additions whatever the thread count.
+template <class Body>
+Vec2 chunkedSums(int n, std::vector<Vec2>& partial, const Body& body) {
+  const int chunks = (n + kChunk - 1) / kChunk;
+  partial.assign(chunks, Vec2::Zero());
+#pragma omp parallel for schedule(static)
+  for (int c = 0; c < chunks; ++c) {
+    Vec2 sum = Vec2::Zero();
+    const int end = std::min(n, (c + 1) * kChunk);
+    for (int i = c * kChunk; i < end; ++i) sum += body(i);
+    partial[c] = sum;
+  }
+  Vec2 total = Vec2::Zero();
+  for (const Vec2& s : partial) total += s;
+  return total;
+}
+
+}  // namespace
+
+std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& guess,
+                                const PcgSettings& settings, PcgWorkspace& work, SolveReport* report,
+                                const Preconditioner& precondition) {
+  const int n = int(sys.rhs.size());
+  std::vector<Vec3> dv(n);
+  std::vector<Vec3>&r = work.r, &z = work.z, &p = work.p, &q = work.q;
+  std::vector<Vec2>& partial = work.partial;
+  r.resize(n);
+  z.resize(n);
+  p.resize(n);
+  q.resize(n);
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i) dv[i] = sys.fixed[i] ? sys.fixedDv[i] : guess[i];
+  // r = b - A dv with the held nodes' dv in place, and |b|^2 (b: the right-hand side over the free nodes, held
+  // neighbours' known dv moved into it, as relativeResidual() defines it).
+  const double b2 = chunkedSums(n, partial, [&](int i) {
+    if (sys.fixed[i]) {
+      r[i] = z[i] = Vec3::Zero();
+      return Vec2(0, 0);
+    }
+    Vec3 b = sys.rhs[i], coupledFree = Vec3::Zero();
+    for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k) {
+      const int j = state.incidenceOther[k];
+      const Vec3 term = sys.pairJ[state.incidencePair[k]] * dv[j];
+      if (sys.fixed[j]) b += sys.c * term;
+      else coupledFree += term;
+    }
+    r[i] = b - (sys.W[i] * dv[i] - sys.c * coupledFree);
+    z[i] = sys.Winv[i] * r[i];
+    return Vec2(b.squaredNorm(), 0);
+  })[0];
+  if (precondition) precondition(r, z);
+  const Vec2 start = chunkedSums(n, partial, [&](int i) {
+    p[i] = z[i];
+    return Vec2(r[i].squaredNorm(), r[i].dot(z[i]));
+  });
+  double r2 = start[0], rz = start[1];
+  const double limit2 = settings.tolerance * settings.tolerance * b2;
+  int it = 0;
+  while (r2 > limit2 && it < settings.maxIterations && rz > 0) {
+    // q = A p and p.q in one pass.
+    const double pq = chunkedSums(n, partial, [&](int i) {
+      if (sys.fixed[i]) {
+        q[i] = Vec3::Zero();
+        return Vec2(0, 0);
+      }
+      q[i] = applyRow(sys, state, p, i);
+      return Vec2(p[i].dot(q[i]), 0);
+    })[0];
+    if (!(pq > 0)) break;  // p is zero (solved exactly) or the matrix is not positive definite
+    const double alpha = rz / pq;
+    // The updates, the block preconditioner and both norms in one pass.
+    Vec2 sums = chunkedSums(n, partial, [&](int i) {
+      if (sys.fixed[i]) return Vec2(0, 0);
+      dv[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+      z[i] = sys.Winv[i] * r[i];
+      return Vec2(r[i].squaredNorm(), r[i].dot(z[i]));
+    });
+    if (precondition) {
+      precondition(r, z);
+      sums[1] = chunkedSums(n, partial, [&](int i) { return Vec2(r[i].dot(z[i]), 0); })[0];
+    }
+    ++it;
+    r2 = sums[0];
+    const double beta = sums[1] / rz;
+    rz = sums[1];
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; ++i)
+      if (!sys.fixed[i]) p[i] = z[i] + beta * p[i];
+  }
+  if (report) {
+    report->iterations = it;
+    report->residual = b2 > 0 ? std::sqrt(r2 / b2) : std::sqrt(r2);
+  }
+  return dv;
+}
+
+}  // namespace adacloth

@@ -1,0 +1,49 @@
+#pragma once
+// The default solve of the implicit step: conjugate gradient on the system over the free nodes, preconditioned by
+// Kang and Cho's per-node blocks W_i^-1, started from a guess that already carries the step's global motion.
+//
+// Why this and not Kang-Cho's one sweep: a force spreads about sqrt(h^2 k / m) edges per step (~40 on a 3 cm cotton
+// sheet at h = 1/96 s), and one neighbour-to-neighbour sweep carries it one edge, so the one-sweep update lags the
+// global motion (a free sheet falls at 40 % of g). CG carries it one edge per iteration too, but optimally, and the
+// guess makes the remaining error small: the previous step's dv (motion is coherent from step to step, so only the
+// change of the acceleration is left to correct; dynamics/warm_start.h), or for nodes without one the inertial
+// dv = h f_ext / m, which is exact for a free fall (the elastic coupling sums to zero on a rigid translation). The matrix is never assembled:
+// each iteration is one pass over the pairs, as a Kang-Cho sweep is. Every sum has a fixed order, so the result is
+// the same at any thread count.
+#include <functional>
+#include <vector>
+
+#include "dynamics/implicit_system.h"
+#include "dynamics/solver_cache.h"
+
+namespace adacloth {
+
+struct PcgSettings {
+  enum class Preconditioner {
+    Auto,         // BlockJacobi below multigridMinNodes free nodes, Multigrid from there on
+    BlockJacobi,  // Kang and Cho's per-node blocks W_i^-1
+    Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h)
+  };
+  double tolerance = 1e-3;  // stop when |b - A dv| <= tolerance |b| over the free nodes (1)
+  int maxIterations = 1000; // stop here whatever the residual
+  Preconditioner preconditioner = Preconditioner::Auto;
+  int multigridMinNodes = 30000;  // Auto: free nodes from which the multigrid pays for its set-up
+  bool warmStart = true;    // start from the last steps' dv (dynamics/warm_start.h), else from h f_ext / m
+};
+
+struct SolveReport {
+  int iterations = 0;     // iterations (CG) or sweeps (Kang-Cho) done
+  double residual = 0;    // final |b - A dv| / |b| over the free nodes
+};
+
+// z = B r for a symmetric positive definite approximation B of A^-1 (per node; r and z are zero on held nodes).
+using Preconditioner = std::function<void(const std::vector<Vec3>& r, std::vector<Vec3>& z)>;
+
+// Solves sys for dv, starting from `guess` (one per node; entries of held nodes are ignored, they get their
+// prescribed dv), preconditioned by `precondition` or, when it is empty, by the blocks W_i^-1. Returns dv of every
+// node.
+std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& guess,
+                                const PcgSettings& settings, PcgWorkspace& work, SolveReport* report = nullptr,
+                                const Preconditioner& precondition = {});
+
+}  // namespace adacloth

@@ -1,0 +1,45 @@
+#pragma once
+// What the linear solves of a cloth keep from one step to the next: the previous step's dv (the next solve's
+// starting guess), the direct solver's symbolic analysis, scratch vectors. It is a cache: a copy starts empty, and
+// dropping it changes cost, not results beyond the solver's tolerance.
+#include <memory>
+#include <vector>
+
+#include "mesh/types.h"
+
+namespace adacloth {
+
+class DirectSolver;
+class Multigrid;
+
+struct PcgWorkspace {
+  std::vector<Vec3> r, z, p, q;
+  std::vector<Vec2> partial;  // per chunk of nodes: partial sums of the dot products
+};
+
+struct SolverCache {
+  std::vector<Vec3> lastDv;       // m/s, dv of the last solve, per node
+  std::vector<char> lastDvKnown;  // 1 where lastDv holds a value for the node (0: a node new since then)
+  std::vector<Vec3> prevDv;       // m/s, dv of the solve before
+  std::vector<char> prevDvKnown;
+  std::shared_ptr<DirectSolver> direct;
+  std::shared_ptr<Multigrid> multigrid;
+  int multigridBaseIterations = -1;  // pcg iterations of the first solve after the hierarchy was built (-1: none yet)
+  bool multigridStale = false;       // rebuild the hierarchy before the next solve
+  PcgWorkspace pcg;
+
+  SolverCache() = default;
+  SolverCache(const SolverCache&) {}
+  SolverCache& operator=(const SolverCache&) {
+    clear();
+    return *this;
+  }
+  SolverCache(SolverCache&&) = default;
+  SolverCache& operator=(SolverCache&&) = default;
+
+  // Carries lastDv and prevDv over a remesh: old node k becomes node nodeMap[k] (-1: removed) of `newNodes` nodes.
+  void remap(const std::vector<int>& nodeMap, size_t newNodes);
+  void clear();
+};
+
+}  // namespace adacloth

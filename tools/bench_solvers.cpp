@@ -1,0 +1,296 @@
+// Benchmark of the implicit step's linear solves (issue 15). Every candidate runs the same time loop on a deforming
+// cotton sheet (1 x 1 m, held at two corners, falling from horizontal into a swinging drape, h = 1/96 s), so warm
+// starts count as they do in a shot. For each node count it prints, per candidate: mean iterations per step, mean ms
+// per step, the multiple of one kang_cho step (one sweep), and the accuracy after the loop: the largest node distance
+// (mm) and the lowest point's difference (mm) from the trajectory of the exact (direct) solve. Then the default solve
+// at 1 and 2 threads, and the free-fall check.
+//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT]
+//   bench_solvers --drape 32,128    conf/drape.json at these grid sizes, 8 and 2 steps per frame: the default
+//                                   solve's lowest point against the direct solve's over frames 1..48    (cells per side; 31 ~ 1k nodes, 99 ~ 10k, 316 ~ 100k)
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+#include "app/simulate.h"
+#include "assets/held_sheet.h"
+#include "dynamics/step.h"
+#include "io/atomic_file.h"
+#include "mesh/generators.h"
+
+using namespace adacloth;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+const double kStep = 1.0 / 96;  // s
+std::string gOnly;              // --only: run the candidates whose name contains this (and the references)
+std::string gDrapeExtra;        // --drape-keys: more shot keys for the drape runs, e.g. "solver_tolerance": 1e-3,
+
+using Sheet = assets::HeldSheet;
+
+Sheet makeSheet(int cells) { return assets::makeHeldSheet(cells); }
+
+struct Candidate {
+  std::string name;
+  StepSettings settings;
+  int maxCells = 1 << 30;  // skipped above this size (too slow to be worth the wait)
+};
+
+struct Run {
+  double msPerStep = 0, iterationsPerStep = 0, maxResidual = 0;
+  std::vector<Vec3> x;  // final positions
+  bool finite = true;
+};
+
+Run runLoop(int cells, const Candidate& c, int steps) {
+  Sheet s = makeSheet(cells);
+  Run run;
+  double ms = 0, iterations = 0;
+  for (int k = 0; k < steps; ++k) {
+    auto start = Clock::now();
+    SolveReport report = stepCloth(s.mesh, s.state, s.cloth, c.settings, kStep);
+    ms += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    iterations += report.iterations;
+    run.maxResidual = std::max(run.maxResidual, report.residual);
+  }
+  run.msPerStep = ms / steps;
+  run.iterationsPerStep = iterations / steps;
+  for (const Node& n : s.mesh.nodes) {
+    run.x.push_back(n.x);
+    run.finite = run.finite && n.x.allFinite();
+  }
+  return run;
+}
+
+double lowest(const std::vector<Vec3>& x) {
+  double y = 1e300;
+  for (const Vec3& p : x) y = std::min(y, p.y());
+  return y;
+}
+
+double maxDistance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double d = 0;
+  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
+  return d;
+}
+
+std::vector<Candidate> candidates() {
+  std::vector<Candidate> list;
+  auto add = [&](std::string name, Shot::Solver solver, std::function<void(Candidate&)> tweak = {}) {
+    Candidate c;
+    c.name = std::move(name);
+    c.settings.solver = solver;
+    if (tweak) tweak(c);
+    list.push_back(c);
+  };
+  add("direct (CHOLMOD)", Shot::Solver::Direct, [](Candidate& c) { c.maxCells = 200; });
+  add("kang_cho, 1 sweep", Shot::Solver::KangCho);
+  add("kang_cho, 20 sweeps", Shot::Solver::KangCho, [](Candidate& c) { c.settings.iterations = 20; });
+  add("cg (Eigen, diagonal, 1e-8)", Shot::Solver::CG, [](Candidate& c) { c.maxCells = 120; });
+  for (bool multigrid : {false, true})
+    for (double tol : {1e-2, 1e-3, 1e-4})
+      for (bool warm : {false, true}) {
+        char name[96];
+        std::snprintf(name, sizeof name, "pcg %s, %s, tol %.0e", multigrid ? "multigrid" : "block Jacobi",
+                      warm ? "warm start" : "inertial guess", tol);
+        add(name, Shot::Solver::Pcg, [=](Candidate& c) {
+          c.settings.pcg.tolerance = tol;
+          c.settings.pcg.maxIterations = 5000;
+          c.settings.pcg.preconditioner =
+              multigrid ? PcgSettings::Preconditioner::Multigrid : PcgSettings::Preconditioner::BlockJacobi;
+          c.settings.pcg.warmStart = warm;
+        });
+      }
+  return list;
+}
+
+void candidateTable(int cells, int steps) {
+  const int nodes = (cells + 1) * (cells + 1);
+  std::printf("\n## %d nodes (%dx%d cells), %d steps of 1/96 s, %d thread(s)\n\n", nodes, cells, cells, steps,
+              omp_get_max_threads());
+  std::printf("| candidate | iterations / step | ms / step | x kang_cho step | max residual | max distance from "
+              "direct (mm) | lowest point - direct (mm) |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  Run reference, kangCho;
+  bool haveReference = false;
+  // kang_cho first: every other candidate is reported as a multiple of it.
+  std::vector<Candidate> list = candidates();
+  std::stable_partition(list.begin(), list.end(), [](const Candidate& c) {
+    return c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1;
+  });
+  for (const Candidate& c : list) {
+    if (!gOnly.empty() && c.name.find(gOnly) == std::string::npos && c.settings.solver != Shot::Solver::Direct &&
+        !(c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1))
+      continue;
+    if (cells > c.maxCells) {
+      std::printf("| %s | skipped (too slow at this size) | | | | | |\n", c.name.c_str());
+      continue;
+    }
+    Run run = runLoop(cells, c, steps);
+    if (c.settings.solver == Shot::Solver::Direct) reference = run, haveReference = true;
+    if (c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1) kangCho = run;
+    const double ratio = kangCho.msPerStep > 0 ? run.msPerStep / kangCho.msPerStep : NAN;
+    char ratioText[32] = "(before kang_cho)", accuracy[64] = "n/a (no direct reference) | n/a";
+    if (!std::isnan(ratio)) std::snprintf(ratioText, sizeof ratioText, "%.1fx", ratio);
+    if (haveReference)
+      std::snprintf(accuracy, sizeof accuracy, "%.2f | %+.2f", run.finite ? 1e3 * maxDistance(run.x, reference.x) : NAN,
+                    1e3 * (lowest(run.x) - lowest(reference.x)));
+    std::printf("| %s | %.1f | %.2f | %s | %.1e | %s |\n", c.name.c_str(), run.iterationsPerStep, run.msPerStep,
+                ratioText, run.maxResidual, accuracy);
+    std::fflush(stdout);
+  }
+}
+
+void threadTable(int cells, int steps) {
+  std::printf("\n## Default solve (pcg) and direct at 1 and 2 threads, %d nodes\n\n| solver | threads | ms / step | "
+              "speed-up |\n|---|---:|---:|---:|\n", (cells + 1) * (cells + 1));
+  for (Shot::Solver solver : {Shot::Solver::Pcg, Shot::Solver::Direct, Shot::Solver::KangCho}) {
+    double one = 0;
+    for (int threads : {1, 2}) {
+      omp_set_num_threads(threads);
+      Candidate c;
+      c.settings.solver = solver;
+      Run run = runLoop(cells, c, steps);
+      if (threads == 1) one = run.msPerStep;
+      std::printf("| %s | %d | %.2f | %.2fx |\n",
+                  solver == Shot::Solver::Pcg ? "pcg" : solver == Shot::Solver::Direct ? "direct" : "kang_cho",
+                  threads, run.msPerStep, one / run.msPerStep);
+      std::fflush(stdout);
+    }
+  }
+  omp_set_num_threads(1);
+}
+
+// An unpinned cotton sheet without air falling for 0.5 s (exact: g t^2 / 2 = 1.226 m less the implicit lag).
+void freeFallTable() {
+  std::printf("\n## Free fall of an unpinned 32x32 cotton sheet, 0.5 s at h = 1/96 s\n\n| solver | fall (m) | "
+              "vs direct |\n|---|---:|---:|\n");
+  double direct = 0;
+  for (Shot::Solver solver : {Shot::Solver::Direct, Shot::Solver::Pcg, Shot::Solver::KangCho, Shot::Solver::CG}) {
+    Sheet s = makeSheet(32);
+    s.state.handles.clear();
+    StepSettings settings;
+    settings.solver = solver;
+    settings.wind.density = 0;  // no air
+    const int steps = 48;
+    for (int k = 0; k < steps; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, kStep);
+    double y = 0;
+    for (const Node& n : s.mesh.nodes) y += n.x.y();
+    const double fall = -y / double(s.mesh.nodes.size());
+    if (solver == Shot::Solver::Direct) direct = fall;
+    const char* name = solver == Shot::Solver::Pcg      ? "pcg (default)"
+                       : solver == Shot::Solver::Direct ? "direct"
+                       : solver == Shot::Solver::CG     ? "cg"
+                                                        : "kang_cho (1 sweep)";
+    std::printf("| %s | %.4f | %+.2f %% |\n", name, fall, 100 * (fall / direct - 1));
+  }
+}
+
+// conf/drape.json at `cells` x `cells` and `steps` steps per frame, solved by `solver`: the lowest point (m) of the
+// sheet at frames 1..frames, and the mean ms per frame.
+std::vector<double> drapeLowestPoints(int cells, int steps, const std::string& solver, int frames, double& msPerFrame) {
+  const std::filesystem::path file = std::filesystem::path(ADACLOTH_SOURCE_DIR) / "conf" / "drape.json";
+  std::string text = readFile(file);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    if (at == std::string::npos) throw std::runtime_error("conf/drape.json: cannot find " + from);
+    text.replace(at, from.size(), to);
+  };
+  replace("\"cells\": [32, 32]", "\"cells\": [" + std::to_string(cells) + ", " + std::to_string(cells) + "]");
+  replace("\"steps_per_frame\": 8,", "\"steps_per_frame\": " + std::to_string(steps) + ", \"solver\": \"" + solver +
+                                          "\"," + gDrapeExtra);
+  const Shot shot = parseShot(text, file);
+  Scene scene = buildScene(shot);
+  std::vector<double> lowestPoints;
+  PhaseTimes times;
+  auto start = Clock::now();
+  for (int frame = 1; frame <= frames; ++frame) {
+    for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, times);
+    scene.time += shot.frameTime();
+    double y = 1e300;
+    for (const Node& n : scene.cloths[0].mesh.nodes) y = std::min(y, n.x.y());
+    lowestPoints.push_back(y);
+  }
+  msPerFrame = std::chrono::duration<double, std::milli>(Clock::now() - start).count() / frames;
+  return lowestPoints;
+}
+
+// Issue 15 (b): the default solve's lowest point against the direct solve's at every one of the first 48 frames.
+void drapeTable(const std::vector<int>& cellCounts) {
+  std::printf("\n## conf/drape.json: lowest point of the default solve against the direct solve, frames 1..48\n\n"
+              "| cells | steps / frame | max difference (mm) | at frame | default ms / frame | direct ms / frame |\n"
+              "|---:|---:|---:|---:|---:|---:|\n");
+  for (int cells : cellCounts)
+    for (int steps : {8, 2}) {
+      double msDefault = 0, msDirect = 0;
+      const std::vector<double> pcg = drapeLowestPoints(cells, steps, "pcg", 48, msDefault);
+      const std::vector<double> direct = drapeLowestPoints(cells, steps, "direct", 48, msDirect);
+      double worst = 0;
+      int at = 0;
+      for (size_t f = 0; f < pcg.size(); ++f)
+        if (std::abs(pcg[f] - direct[f]) > worst) worst = std::abs(pcg[f] - direct[f]), at = int(f) + 1;
+      std::printf("| %d | %d | %.2f | %d | %.1f | %.1f |\n", cells, steps, 1e3 * worst, at, msDefault, msDirect);
+      std::fflush(stdout);
+    }
+}
+
+std::vector<int> parseSizes(const char* text) {
+  std::vector<int> sizes;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    long v = std::strtol(p, &end, 10);
+    if (end == p || v < 2) {
+      std::fprintf(stderr, "bench_solvers: --sizes expects a comma-separated list of cell counts >= 2\n");
+      std::exit(2);
+    }
+    sizes.push_back(int(v));
+    p = *end == ',' ? end + 1 : end;
+  }
+  return sizes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  int steps = 48;
+  std::vector<int> sizes = {31, 99, 316};
+  std::vector<int> drapeCells;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) {
+      quick = true;
+      sizes = {31};
+      steps = 12;
+    } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
+      steps = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--drape") && i + 1 < argc) {
+      drapeCells = parseSizes(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--drape-keys") && i + 1 < argc) {
+      gDrapeExtra = std::string(argv[++i]) + ",";
+    } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
+      gOnly = argv[++i];
+    } else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
+      sizes = parseSizes(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--drape c1,c2,...]\n");
+      return 2;
+    }
+  }
+  omp_set_num_threads(1);
+  std::printf("# bench_solvers%s\n", quick ? " --quick" : "");
+  if (!drapeCells.empty()) {
+    drapeTable(drapeCells);
+    return 0;
+  }
+  if (gOnly.empty()) freeFallTable();
+  for (int cells : sizes) candidateTable(cells, steps);
+  if (gOnly.empty()) threadTable(sizes.size() > 1 ? sizes[1] : sizes[0], steps);
+  return 0;
+}
