@@ -118,34 +118,38 @@ void candidateTable(int cells, int steps) {
               omp_get_max_threads());
   std::printf("| candidate | iterations / step | ms / step | x kang_cho step | max residual | max distance from "
               "direct (mm) | lowest point - direct (mm) |\n|---|---:|---:|---:|---:|---:|---:|\n");
-  Run reference, kangCho;
-  bool haveReference = false;
-  // kang_cho first: every other candidate is reported as a multiple of it.
+  // The direct solve first (the accuracy reference), then kang_cho (the cost unit), then the rest; all rows are
+  // printed once every run is done.
   std::vector<Candidate> list = candidates();
-  std::stable_partition(list.begin(), list.end(), [](const Candidate& c) {
-    return c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1;
-  });
+  auto rank = [](const Candidate& c) {
+    if (c.settings.solver == Shot::Solver::Direct) return 0;
+    return c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1 ? 1 : 2;
+  };
+  std::stable_sort(list.begin(), list.end(), [&](const Candidate& a, const Candidate& b) { return rank(a) < rank(b); });
+  std::vector<std::pair<const Candidate*, Run>> runs;
+  const Run* reference = nullptr;
+  const Run* kangCho = nullptr;
+  runs.reserve(list.size());
   for (const Candidate& c : list) {
-    if (!gOnly.empty() && c.name.find(gOnly) == std::string::npos && c.settings.solver != Shot::Solver::Direct &&
-        !(c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1))
-      continue;
+    if (!gOnly.empty() && c.name.find(gOnly) == std::string::npos && rank(c) == 2) continue;
     if (cells > c.maxCells) {
       std::printf("| %s | skipped (too slow at this size) | | | | | |\n", c.name.c_str());
       continue;
     }
-    Run run = runLoop(cells, c, steps);
-    if (c.settings.solver == Shot::Solver::Direct) reference = run, haveReference = true;
-    if (c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1) kangCho = run;
-    const double ratio = kangCho.msPerStep > 0 ? run.msPerStep / kangCho.msPerStep : NAN;
-    char ratioText[32] = "(before kang_cho)", accuracy[64] = "n/a (no direct reference) | n/a";
-    if (!std::isnan(ratio)) std::snprintf(ratioText, sizeof ratioText, "%.1fx", ratio);
-    if (haveReference)
-      std::snprintf(accuracy, sizeof accuracy, "%.2f | %+.2f", run.finite ? 1e3 * maxDistance(run.x, reference.x) : NAN,
-                    1e3 * (lowest(run.x) - lowest(reference.x)));
-    std::printf("| %s | %.1f | %.2f | %s | %.1e | %s |\n", c.name.c_str(), run.iterationsPerStep, run.msPerStep,
-                ratioText, run.maxResidual, accuracy);
-    std::fflush(stdout);
+    runs.emplace_back(&c, runLoop(cells, c, steps));
+    if (rank(c) == 0) reference = &runs.back().second;
+    if (rank(c) == 1) kangCho = &runs.back().second;
   }
+  for (const auto& [c, run] : runs) {
+    char ratio[32] = "n/a", accuracy[64] = "n/a (no direct reference) | n/a";
+    if (kangCho) std::snprintf(ratio, sizeof ratio, "%.1fx", run.msPerStep / kangCho->msPerStep);
+    if (reference)
+      std::snprintf(accuracy, sizeof accuracy, "%.2f | %+.2f", run.finite ? 1e3 * maxDistance(run.x, reference->x) : NAN,
+                    1e3 * (lowest(run.x) - lowest(reference->x)));
+    std::printf("| %s | %.1f | %.2f | %s | %.1e | %s |\n", c->name.c_str(), run.iterationsPerStep, run.msPerStep, ratio,
+                run.maxResidual, accuracy);
+  }
+  std::fflush(stdout);
 }
 
 void threadTable(int cells, int steps) {

@@ -16,8 +16,9 @@ struct FreeNodeSystem {
   Eigen::VectorXd b;              // N s
 };
 
-// Builds A and b of `sys` over its free nodes (sys.fixed == 0). Entries are in a fixed order, so the sparsity
-// pattern is the same for every step while the pairs and the held nodes do not change.
+// Builds A and b of `sys` over its free nodes (sys.fixed == 0). Entries are in a fixed order (columns increasing
+// within each column), so the sparsity pattern is the same for every step while the pairs and the held nodes do not
+// change.
 FreeNodeSystem assembleFreeNodeSystem(const ImplicitSystem& sys, const DynamicsState& state);
 
 // dv of every node: the solution `x` (3 per free node) for free nodes, the prescribed dv for held ones.
