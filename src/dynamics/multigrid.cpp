@@ -14,7 +14,7 @@ using Vector = Eigen::VectorXd;
 
 constexpr int kCoarsestNodes = 100;     // solved directly at or below this many nodes
 constexpr int kMaxLevels = 12;
-constexpr double kStrength = 0.08;     // j is a strong neighbour of i if |A_ij| >= this x sqrt(|A_ii| |A_jj|)    // j is a strong neighbour of i if |A_ij| >= this x sqrt(|A_ii| |A_jj|)
+constexpr double kStrength = 0.08;      // j is a strong neighbour of i if |A_ij| >= this x sqrt(|A_ii| |A_jj|)
 constexpr double kMinCoarsening = 0.8;  // stop when a level keeps more than this fraction of its nodes
 
 // The block-diagonal inverse of A's diagonal blocks of size bs (bs scalar rows per node).

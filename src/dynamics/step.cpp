@@ -67,8 +67,10 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
       Preconditioner precondition;
       const bool multigrid = usesMultigrid(settings.pcg, sys);
       if (multigrid) {
-        Multigrid& multigrid = currentMultigrid(state.solver, sys, state);
-        precondition = [&](const std::vector<Vec3>& r, std::vector<Vec3>& z) { multigrid.apply(sys, state, r, z); };
+        const Multigrid* hierarchy = &currentMultigrid(state.solver, sys, state);
+        precondition = [&sys, &state, hierarchy](const std::vector<Vec3>& r, std::vector<Vec3>& z) {
+          hierarchy->apply(sys, state, r, z);
+        };
       }
       std::vector<Vec3> dv = solveBlockPcg(sys, state, guess, settings.pcg, state.solver.pcg, &report, precondition);
       if (multigrid) noteMultigridIterations(state.solver, report.iterations);
