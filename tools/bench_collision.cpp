@@ -36,8 +36,8 @@ int main(int argc, char** argv) {
   for (int cells : {16, 24, 32, 48}) {
     Shot shot = parseShot(shotText(cells), "bench.json");
     Scene scene = buildScene(shot);
-    const StepSettings settings = stepSettingsOf(shot);
-    const CollisionParams params = collisionParams(shot.collision);
+    const StepSettings& settings = shot.dynamics;
+    const CollisionParams& params = shot.collision;
     double physics = 0, collision = 0;
     int steps = 0;
     for (int f = 0; f < frames; ++f)
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         for (const Node& n : cloth.mesh.nodes) cs[0].x0.push_back(n.x);
         cs[0].pinned = pinnedMask(cloth);
         auto t = std::chrono::steady_clock::now();
-        stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
+        stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, cloth.spec.strainLimit, settings, shot.stepTime());
         physics += msSince(t);
         const double t0 = steps * shot.stepTime();
         t = std::chrono::steady_clock::now();

@@ -119,18 +119,19 @@ RunFigures runShot(const Shot& shot, int frames, const std::string& tag) {
 void benchShot(const fs::path& file, int frames) {
   Shot adaptive = loadShot(file);
   Shot uniform = loadShot(file);
-  for (ClothSpec& c : adaptive.cloths) c.remeshing.enabled = true;
+  for (ClothSpec& c : adaptive.cloths)
+    if (!c.remeshing) c.remeshing = SizingParams();
   for (ClothSpec& c : uniform.cloths) {
-    c.remeshing.enabled = false;
+    c.remeshing.reset();
     if (c.mesh.type != MeshSpec::Type::Grid) throw std::runtime_error("bench_remesh: the shot's cloth must be a grid");
-    const double h = adaptive.cloths[0].remeshing.sizeMin;
+    const double h = adaptive.cloths[0].remeshing->sizeMin;
     c.mesh.cellsX = std::max(1, int(std::lround(c.mesh.size.x() / h)));
     c.mesh.cellsY = std::max(1, int(std::lround(c.mesh.size.y() / h)));
   }
   RunFigures a = runShot(adaptive, frames, "adaptive"), u = runShot(uniform, frames, "uniform");
   std::printf("%s, %d frames, adaptive (size [%g, %g] m) vs uniform grid %dx%d (edge = size min), medians:\n",
-              file.string().c_str(), frames, adaptive.cloths[0].remeshing.sizeMin,
-              adaptive.cloths[0].remeshing.sizeMax, uniform.cloths[0].mesh.cellsX, uniform.cloths[0].mesh.cellsY);
+              file.string().c_str(), frames, adaptive.cloths[0].remeshing->sizeMin,
+              adaptive.cloths[0].remeshing->sizeMax, uniform.cloths[0].mesh.cellsX, uniform.cloths[0].mesh.cellsY);
   std::printf("%10s %8s %10s %10s %10s %10s %22s\n", "run", "faces", "ms/frame", "physics", "sizing", "remesh",
               "sizing+remesh share");
   for (auto [name, r] : {std::pair<const char*, RunFigures>{"adaptive", a}, {"uniform", u}})

@@ -56,7 +56,7 @@ Run runLoop(int cells, const Candidate& c, int steps) {
   double ms = 0, iterations = 0;
   for (int k = 0; k < steps; ++k) {
     auto start = Clock::now();
-    SolveReport report = stepCloth(s.mesh, s.state, s.cloth, c.settings, kStep);
+    SolveReport report = stepCloth(s.mesh, s.state, s.material, s.strainLimit, c.settings, kStep);
     ms += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     iterations += report.iterations;
     run.maxResidual = std::max(run.maxResidual, report.residual);
@@ -84,24 +84,24 @@ double maxDistance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
 
 std::vector<Candidate> candidates() {
   std::vector<Candidate> list;
-  auto add = [&](std::string name, Shot::Solver solver, std::function<void(Candidate&)> tweak = {}) {
+  auto add = [&](std::string name, StepSolver solver, std::function<void(Candidate&)> tweak = {}) {
     Candidate c;
     c.name = std::move(name);
     c.settings.solver = solver;
     if (tweak) tweak(c);
     list.push_back(c);
   };
-  add("direct (CHOLMOD)", Shot::Solver::Direct, [](Candidate& c) { c.maxCells = 200; });
-  add("kang_cho, 1 sweep", Shot::Solver::KangCho);
-  add("kang_cho, 20 sweeps", Shot::Solver::KangCho, [](Candidate& c) { c.settings.iterations = 20; });
-  add("cg (Eigen, diagonal, 1e-8)", Shot::Solver::CG, [](Candidate& c) { c.maxCells = 120; });
+  add("direct (CHOLMOD)", StepSolver::Direct, [](Candidate& c) { c.maxCells = 200; });
+  add("kang_cho, 1 sweep", StepSolver::KangCho);
+  add("kang_cho, 20 sweeps", StepSolver::KangCho, [](Candidate& c) { c.settings.iterations = 20; });
+  add("cg (Eigen, diagonal, 1e-8)", StepSolver::CG, [](Candidate& c) { c.maxCells = 120; });
   for (bool multigrid : {false, true})
     for (double tol : {1e-2, 1e-3, 1e-4})
       for (bool warm : {false, true}) {
         char name[96];
         std::snprintf(name, sizeof name, "pcg %s, %s, tol %.0e", multigrid ? "multigrid" : "block Jacobi",
                       warm ? "warm start" : "inertial guess", tol);
-        add(name, Shot::Solver::Pcg, [=](Candidate& c) {
+        add(name, StepSolver::Pcg, [=](Candidate& c) {
           c.settings.pcg.tolerance = tol;
           c.settings.pcg.maxIterations = 5000;
           c.settings.pcg.preconditioner =
@@ -122,8 +122,8 @@ void candidateTable(int cells, int steps) {
   // printed once every run is done.
   std::vector<Candidate> list = candidates();
   auto rank = [](const Candidate& c) {
-    if (c.settings.solver == Shot::Solver::Direct) return 0;
-    return c.settings.solver == Shot::Solver::KangCho && c.settings.iterations == 1 ? 1 : 2;
+    if (c.settings.solver == StepSolver::Direct) return 0;
+    return c.settings.solver == StepSolver::KangCho && c.settings.iterations == 1 ? 1 : 2;
   };
   std::stable_sort(list.begin(), list.end(), [&](const Candidate& a, const Candidate& b) { return rank(a) < rank(b); });
   std::vector<std::pair<const Candidate*, Run>> runs;
@@ -155,7 +155,7 @@ void candidateTable(int cells, int steps) {
 void threadTable(int cells, int steps) {
   std::printf("\n## Default solve (pcg) and direct at 1 and 2 threads, %d nodes\n\n| solver | threads | ms / step | "
               "speed-up |\n|---|---:|---:|---:|\n", (cells + 1) * (cells + 1));
-  for (Shot::Solver solver : {Shot::Solver::Pcg, Shot::Solver::Direct, Shot::Solver::KangCho}) {
+  for (StepSolver solver : {StepSolver::Pcg, StepSolver::Direct, StepSolver::KangCho}) {
     double one = 0;
     for (int threads : {1, 2}) {
       omp_set_num_threads(threads);
@@ -164,7 +164,7 @@ void threadTable(int cells, int steps) {
       Run run = runLoop(cells, c, steps);
       if (threads == 1) one = run.msPerStep;
       std::printf("| %s | %d | %.2f | %.2fx |\n",
-                  solver == Shot::Solver::Pcg ? "pcg" : solver == Shot::Solver::Direct ? "direct" : "kang_cho",
+                  solver == StepSolver::Pcg ? "pcg" : solver == StepSolver::Direct ? "direct" : "kang_cho",
                   threads, run.msPerStep, one / run.msPerStep);
       std::fflush(stdout);
     }
@@ -177,21 +177,21 @@ void freeFallTable() {
   std::printf("\n## Free fall of an unpinned 32x32 cotton sheet, 0.5 s at h = 1/96 s\n\n| solver | fall (m) | "
               "vs direct |\n|---|---:|---:|\n");
   double direct = 0;
-  for (Shot::Solver solver : {Shot::Solver::Direct, Shot::Solver::Pcg, Shot::Solver::KangCho, Shot::Solver::CG}) {
+  for (StepSolver solver : {StepSolver::Direct, StepSolver::Pcg, StepSolver::KangCho, StepSolver::CG}) {
     Sheet s = makeSheet(32);
     s.state.handles.clear();
     StepSettings settings;
     settings.solver = solver;
     settings.wind.density = 0;  // no air
     const int steps = 48;
-    for (int k = 0; k < steps; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, kStep);
+    for (int k = 0; k < steps; ++k) stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, kStep);
     double y = 0;
     for (const Node& n : s.mesh.nodes) y += n.x.y();
     const double fall = -y / double(s.mesh.nodes.size());
-    if (solver == Shot::Solver::Direct) direct = fall;
-    const char* name = solver == Shot::Solver::Pcg      ? "pcg (default)"
-                       : solver == Shot::Solver::Direct ? "direct"
-                       : solver == Shot::Solver::CG     ? "cg"
+    if (solver == StepSolver::Direct) direct = fall;
+    const char* name = solver == StepSolver::Pcg      ? "pcg (default)"
+                       : solver == StepSolver::Direct ? "direct"
+                       : solver == StepSolver::CG     ? "cg"
                                                         : "kang_cho (1 sweep)";
     std::printf("| %s | %.4f | %+.2f %% |\n", name, fall, 100 * (fall / direct - 1));
   }
@@ -213,10 +213,10 @@ std::vector<double> drapeLowestPoints(int cells, int steps, const std::string& s
   const Shot shot = parseShot(text, file);
   Scene scene = buildScene(shot);
   std::vector<double> lowestPoints;
-  PhaseTimes times;
   auto start = Clock::now();
   for (int frame = 1; frame <= frames; ++frame) {
-    for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, times);
+    FrameReport report(scene.cloths.size());
+    for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, report);
     scene.time += shot.frameTime();
     double y = 1e300;
     for (const Node& n : scene.cloths[0].mesh.nodes) y = std::min(y, n.x.y());

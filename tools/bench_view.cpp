@@ -1,4 +1,4 @@
-// View-dependent refinement: what it saves (NOTES §4, docs/view-dependent.md).
+// View-dependent refinement: what it saves (docs/design.md §4, docs/view-dependent.md).
 // The flag of conf/flag.json (silk, wind, one pinned edge) with `remeshing: {size: [0.02, 0.2]}`, seen by a still
 // close-up camera that frames the pinned half of the flag (x < 1 m at rest; the free end flaps in and out of the
 // frame), run three ways through the real frame loop

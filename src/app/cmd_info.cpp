@@ -4,6 +4,7 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/scene.h"
+#include "config/camera_file.h"
 #include "view/camera_path.h"
 
 namespace adacloth {
@@ -42,11 +43,11 @@ void printCloth(const Cloth& cloth) {
   std::printf("    edge length %.4g to %.4g m; bounding box [%.3g, %.3g, %.3g] to [%.3g, %.3g, %.3g] m\n", minEdge,
               maxEdge, lo.x(), lo.y(), lo.z(), hi.x(), hi.y(), hi.z());
   const ClothSpec& spec = cloth.spec;
-  const MaterialSpec& m = spec.material;
+  const MaterialParams& m = spec.material;
   std::printf("    material %s: stretch %.4g N/m, shear %.4g N/m, bending %.4g N*m, damping %.4g s\n",
               m.preset.empty() ? "(inline)" : m.preset.c_str(), m.stretch, m.shear, m.bending, m.damping);
   std::printf("    %zu handle(s); strain limit %s; remeshing %s\n", spec.handles.size(),
-              spec.strainLimit.enabled ? "on" : "off", spec.remeshing.enabled ? "on" : "off");
+              spec.strainLimit.enabled ? "on" : "off", spec.remeshing ? "on" : "off");
 }
 
 const char* shapeName(ObstacleSpec::Shape shape) {
@@ -96,7 +97,7 @@ int runInfoCommand(int argc, char** argv) {
   if (scene.obstacles.empty()) std::printf("obstacles: none\n");
   else std::printf("obstacles: %zu\n", scene.obstacles.size());
   for (const Obstacle& o : scene.obstacles) printObstacle(o);
-  const CollisionSpec& c = shot.collision;
+  const CollisionParams& c = shot.collision;
   std::printf("collision: %s, thickness %.4g m, friction %.3g (obstacles) %.3g (cloth), self-collision %s\n",
               c.enabled ? "on" : "off", c.thickness, c.obstacleFriction, c.selfFriction, c.selfCollision ? "on" : "off");
   return 0;

@@ -14,7 +14,8 @@
 #include "io/obj.h"
 #include "render/frame_scene.h"
 #include "render/png.h"
-#include "render/shot_output.h"
+#include "io/shot_output.h"
+#include "config/camera_file.h"
 #include "view/camera_path.h"
 
 namespace adacloth {

@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/scene.h"
 #include "app/simulate.h"
+#include "config/camera_file.h"
 #include "view/camera_path.h"
 
 namespace adacloth {

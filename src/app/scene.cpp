@@ -1,6 +1,7 @@
 #include "app/scene.h"
 
 #include "app/bind_surface.h"
+#include "config/camera_file.h"
 #include "io/error.h"
 #include "io/obj.h"
 #include "mesh/generators.h"
@@ -86,6 +87,20 @@ void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap) {
   remapHandles(cloth.dynamics.handles, cloth.mesh, nodeMap, cloth.dynamics.time);
   cloth.dynamics.solver.remap(nodeMap, cloth.mesh.nodes.size());
   rebuildDynamics(cloth);
+}
+
+const std::vector<ObstaclePose>& ObstaclePoses::at(const std::vector<Obstacle>& obstacles, double t) {
+  ++uses_;
+  for (Entry& e : entries_)
+    if (e.lastUse > 0 && e.time == t) {
+      e.lastUse = uses_;
+      return e.poses;
+    }
+  Entry& slot = entries_[0].lastUse <= entries_[1].lastUse ? entries_[0] : entries_[1];  // the least recently used
+  slot.time = t;
+  slot.poses = posesAt(obstacles, t);
+  slot.lastUse = uses_;
+  return slot.poses;
 }
 
 std::vector<char> pinnedMask(const Cloth& cloth) {

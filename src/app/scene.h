@@ -1,5 +1,6 @@
 #pragma once
 // The simulated world built from a shot: cloth meshes in their initial state, ready for the frame loop.
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,13 +21,8 @@ struct Cloth {
   ClothSpec spec;
   Mesh mesh;
   DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
-  std::optional<ViewStats> viewStats;  // after the last remesh, for cloths refined with `view` (stats.jsonl)
   // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
   std::shared_ptr<const FixedTopologyOutput> output;
-  std::optional<double> upsampledFraction;  // of the last output frame (stats.jsonl)
-  // The linear solves of the current frame's steps (stats.jsonl): iterations summed, worst final residual.
-  int solverIterations = 0;
-  double solverResidual = 0;
 };
 
 // Rebuilds the cloth's dynamics state (masses, springs, bending) from its current mesh and material. Call after any
@@ -40,11 +36,29 @@ void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap);
 // 1 for every node a handle holds: the nodes a remesher must not remove.
 std::vector<char> pinnedMask(const Cloth& cloth);
 
+// The obstacles' poses at the two times last asked for. Within a frame the end of one step is the start of the next,
+// and the frame's end time is asked for again by sizing, measurement and output; a pose is computed once per time.
+// The times must match exactly (the same double) to share a pose, so the results cannot depend on the cache.
+class ObstaclePoses {
+ public:
+  // The poses at time t (s). The reference stays valid until a third distinct time is asked for.
+  const std::vector<ObstaclePose>& at(const std::vector<Obstacle>& obstacles, double t);
+
+ private:
+  struct Entry {
+    double time = 0;
+    std::vector<ObstaclePose> poses;
+    long lastUse = 0;  // 0: empty
+  };
+  std::array<Entry, 2> entries_;
+  long uses_ = 0;
+};
+
 struct Scene {
   std::vector<Cloth> cloths;
-  std::vector<Obstacle> obstacles;  // in shot order (NOTES §6)
+  std::vector<Obstacle> obstacles;  // in shot order (docs/design.md §6); never resized after buildScene (poses point in)
   CollisionCache collisionCache;    // contact trees kept between steps (refitted, rebuilt after a remesh)
-  std::vector<int> contacts;        // per cloth: contacts in the last collision step (stats.jsonl)
+  ObstaclePoses obstaclePoses;      // poses of `obstacles`, computed once per time asked for
   double time = 0.0;  // s
   std::optional<CameraPath> camera;  // the shot's camera path, loaded when a cloth has `view`
 };

@@ -1,7 +1,6 @@
 #include "app/simulate.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -46,107 +45,113 @@ std::vector<Vec3> positionsOf(const Mesh& mesh) {
 }
 
 // The collision phase of one step from t0 to t1 (s): contacts of every cloth with the obstacles and each other
-// (NOTES §6). `start` holds each cloth's node positions at t0.
-void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>& start, double t0, double t1) {
+// (docs/design.md §6). `start` holds each cloth's node positions at t0.
+void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>& start, double t0, double t1,
+                 FrameReport& report) {
   std::vector<ClothStep> cloths(scene.cloths.size());
   for (size_t c = 0; c < cloths.size(); ++c) {
     cloths[c].mesh = &scene.cloths[c].mesh;
     cloths[c].x0 = std::move(start[c]);
     cloths[c].pinned = pinnedMask(scene.cloths[c]);
   }
-  CollisionStepStats st = resolveCollisions(cloths, posesAt(scene.obstacles, t0), posesAt(scene.obstacles, t1),
-                                            collisionParams(shot.collision), t1 - t0, scene.collisionCache);
-  scene.contacts = st.contacts;
+  // Copied: the second lookup may evict the first time's entry.
+  const std::vector<ObstaclePose> posesAtStart = scene.obstaclePoses.at(scene.obstacles, t0);
+  const std::vector<ObstaclePose>& posesAtEnd = scene.obstaclePoses.at(scene.obstacles, t1);
+  const CollisionStepStats st =
+      resolveCollisions(cloths, posesAtStart, posesAtEnd, shot.collision, t1 - t0, scene.collisionCache);
+  report.collision.add(st);
+  for (size_t c = 0; c < cloths.size(); ++c) report.cloths[c].contacts = st.contacts[c];
 }
 
 // The physics and collision phases of one frame: steps_per_frame steps; in each, every cloth takes its implicit
 // step, followed by the blow-up guard (a SimulationError naming frame, cloth and node; frames already written stay),
 // then the collision phase fixes the contacts of all cloths at once.
-void stepPhysics(const Shot& shot, Scene& scene, int frame, PhaseTimes& times) {
-  for (Cloth& cloth : scene.cloths) cloth.solverIterations = 0, cloth.solverResidual = 0;
-  for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, times);
+void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report) {
+  for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, report);
+  ScopedPhase timer(report, Phase::Physics);
   for (Cloth& cloth : scene.cloths) cloth.mesh.updateGeometry();
 }
 
-SizingParams sizingParams(const RemeshingSpec& r) {
-  SizingParams p;
-  p.refineAngle = r.refineAngle;
-  p.refineCompression = r.refineCompression;
-  p.refineVelocity = r.refineVelocity;
-  p.sizeMin = r.sizeMin;
-  p.sizeMax = r.sizeMax;
-  p.aspectMin = r.aspectMin;
-  return p;
-}
-
-// The sizing and remesh phases of one cloth (NOTES §2-3), for cloths whose `remeshing` is on; the dynamics state
+// The sizing and remesh phases of one cloth (docs/design.md §2-3), for cloths whose `remeshing` is on; the dynamics state
 // (handles, masses, springs) then follows the new mesh through the remesher's node map. `obstacles` answers the
-// sizing field's obstacle-proximity term.
+// sizing field's obstacle-proximity term. The face geometry must be current (stepPhysics and buildScene leave it so).
 //
-// View-dependent refinement (NOTES §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is given
+// View-dependent refinement (docs/design.md §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is given
 // (null: `--no-view` or no camera): the raw face sizing is scaled by the view factor and clamped in screen space
 // before the hard limits, and verts where the factor jumps take the tensor max of their faces. `time` (s) is the
 // current time, `frameTime` (s) the frame length the anticipation window steps by.
-void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, PhaseTimes& times, const CameraPath* camera,
-                double time, double frameTime, const Occluders& occluders) {
-  if (!cloth.spec.remeshing.enabled) return;
-  auto sizingStart = Clock::now();
-  const SizingParams sizing = sizingParams(cloth.spec.remeshing);
-  cloth.mesh.updateGeometry();
-  std::vector<Mat2> faceSizing = rawFaceSizing(cloth.mesh, sizing, obstacles);
+void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& report, ClothCounters& counters,
+                const CameraPath* camera, double time, double frameTime, const Occluders& occluders) {
+  if (!cloth.spec.remeshing) return;
+  const SizingParams& sizing = *cloth.spec.remeshing;
   std::optional<ViewWindow> window;
   std::vector<Mat2> sizingAtVerts;
-  if (camera && cloth.spec.view) {
-    window = makeViewWindow(*camera, time, frameTime, *cloth.spec.view);
-    if (cloth.spec.view->occlusion) addOcclusion(*window, occluders);
-    const ViewFactorField field = viewFactorField(cloth.mesh, *window, *cloth.spec.view);
-    applyViewToFaceSizing(cloth.mesh, faceSizing, field, *window, *cloth.spec.view);
-    clampFaceSizing(faceSizing, sizing);
-    sizingAtVerts = silhouetteVertexSizing(cloth.mesh, faceSizing, field.factor, cloth.spec.view->silhouetteThreshold);
-  } else {
-    clampFaceSizing(faceSizing, sizing);
-    sizingAtVerts = vertexSizing(cloth.mesh, faceSizing);
+  {
+    ScopedPhase timer(report, Phase::Sizing);
+    std::vector<Mat2> faceSizing = rawFaceSizing(cloth.mesh, sizing, obstacles);
+    if (camera && cloth.spec.view) {
+      window = makeViewWindow(*camera, time, frameTime, *cloth.spec.view);
+      if (cloth.spec.view->occlusion) addOcclusion(*window, occluders);
+      const ViewFactorField field = viewFactorField(cloth.mesh, *window, *cloth.spec.view);
+      applyViewToFaceSizing(cloth.mesh, faceSizing, field, *window, *cloth.spec.view);
+      clampFaceSizing(faceSizing, sizing);
+      sizingAtVerts =
+          silhouetteVertexSizing(cloth.mesh, faceSizing, field.factor, cloth.spec.view->silhouetteThreshold);
+    } else {
+      clampFaceSizing(faceSizing, sizing);
+      sizingAtVerts = vertexSizing(cloth.mesh, faceSizing);
+    }
   }
-  times.sizing += msSince(sizingStart);
-  auto remeshStart = Clock::now();
-  RemeshParams params;
-  params.aspectMin = sizing.aspectMin;
-  RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth));
-  remapDynamics(cloth, result.nodeMap);
-  times.remesh += msSince(remeshStart);
-  if (window) cloth.viewStats = measureView(cloth.mesh, *window, *cloth.spec.view);
+  {
+    ScopedPhase timer(report, Phase::Remesh);
+    RemeshParams params;
+    params.aspectMin = sizing.aspectMin;
+    const RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth));
+    counters.splits = result.splits, counters.flips = result.flips, counters.collapses = result.collapses;
+    remapDynamics(cloth, result.nodeMap);
+  }
+  ScopedPhase timer(report, Phase::Measure);
+  if (window) counters.view = measureView(cloth.mesh, *window, *cloth.spec.view);
 }
 
 // What can hide cloth from the camera when a cloth's `view` has occlusion on: obstacles and every cloth as they are
 // now (empty when no cloth needs it).
-Occluders viewOccluders(const Scene& scene) {
+Occluders viewOccluders(Scene& scene) {
   Occluders occluders;
   bool needed = false;
   for (const Cloth& cloth : scene.cloths) needed = needed || (cloth.spec.view && cloth.spec.view->occlusion);
   if (!needed) return occluders;
-  for (const Obstacle& o : scene.obstacles) occluders.add(o.positionsAt(scene.time), o.faces());
+  const std::vector<ObstaclePose>& poses = scene.obstaclePoses.at(scene.obstacles, scene.time);
+  for (size_t o = 0; o < scene.obstacles.size(); ++o) occluders.add(poses[o].x, scene.obstacles[o].faces());
   for (const Cloth& cloth : scene.cloths) occluders.add(cloth.mesh);
   return occluders;
 }
 
 // Sizing and remeshing of every cloth at the current time. The sizing field's obstacle term sees obstacles within
-// ten cloth thicknesses (NOTES §2), through the same proximity queries as the collision phase. `useView` false
+// ten cloth thicknesses (docs/design.md §2), through the same proximity queries as the collision phase. `useView` false
 // (`--no-view`) ignores every cloth's `view`.
-void adaptCloths(const Shot& shot, Scene& scene, PhaseTimes& times, bool useView) {
-  const ObstacleProximity obstacles(posesAt(scene.obstacles, scene.time), 10.0 * shot.collision.thickness);
+void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useView) {
   const CameraPath* camera = useView && scene.camera ? &*scene.camera : nullptr;
-  auto occludersStart = Clock::now();
-  const Occluders occluders = camera ? viewOccluders(scene) : Occluders();
-  times.sizing += msSince(occludersStart);
-  for (Cloth& cloth : scene.cloths)
-    adaptCloth(cloth, obstacles, times, camera, scene.time, shot.frameTime(), occluders);
+  Occluders occluders;
+  if (camera) {
+    ScopedPhase timer(report, Phase::Occlusion);
+    occluders = viewOccluders(scene);
+  }
+  std::optional<ObstacleProximity> obstacles;
+  {
+    ScopedPhase timer(report, Phase::Sizing);
+    obstacles.emplace(scene.obstaclePoses.at(scene.obstacles, scene.time), 10.0 * shot.collision.thickness);
+  }
+  for (size_t c = 0; c < scene.cloths.size(); ++c)
+    adaptCloth(scene.cloths[c], *obstacles, report, report.cloths[c], camera, scene.time, shot.frameTime(),
+               occluders);
 }
 
 // One frame of simulated time: the physics steps, then sizing and remeshing once per frame.
-void advanceFrame(const Shot& shot, Scene& scene, PhaseTimes& times, int frame, bool useView) {
-  stepPhysics(shot, scene, frame, times);
+void advanceFrame(const Shot& shot, Scene& scene, FrameReport& report, int frame, bool useView) {
+  stepPhysics(shot, scene, frame, report);
   scene.time += shot.frameTime();
-  adaptCloths(shot, scene, times, useView);
+  adaptCloths(shot, scene, report, useView);
 }
 
 // Contact quality at the end of a frame, per cloth (stats.jsonl): depth inside obstacles, intersecting triangles.
@@ -155,9 +160,9 @@ struct ContactMeasures {
   std::vector<int> intersections;
 };
 
-ContactMeasures measureContacts(const Scene& scene) {
+ContactMeasures measureContacts(Scene& scene) {
   ContactMeasures m;
-  ObstacleField field(posesAt(scene.obstacles, scene.time));
+  ObstacleField field(scene.obstaclePoses.at(scene.obstacles, scene.time));
   std::vector<const Mesh*> meshes;
   for (const Cloth& cloth : scene.cloths) {
     m.maxPenetration.push_back(maxPenetration(cloth.mesh, field));
@@ -168,65 +173,77 @@ ContactMeasures measureContacts(const Scene& scene) {
 }
 
 // Obstacles go to OUT/obstacles/<name>_<frame:05d>.obj: all of them at frame 0, moving ones at every frame.
-void writeObstacles(const Scene& scene, const std::filesystem::path& out, int frame) {
-  for (const Obstacle& o : scene.obstacles) {
+void writeObstacles(Scene& scene, const std::filesystem::path& out, int frame) {
+  for (size_t k = 0; k < scene.obstacles.size(); ++k) {
+    const Obstacle& o = scene.obstacles[k];
     if (frame > 0 && !o.moves()) continue;
     std::filesystem::create_directories(out / "obstacles");
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "_%05d.obj", frame);
-    writeFileAtomically(out / "obstacles" / (o.name() + suffix), formatObstacleObj(o, o.positionsAt(scene.time)));
+    const std::vector<ObstaclePose>& poses = scene.obstaclePoses.at(scene.obstacles, scene.time);
+    writeFileAtomically(out / "obstacles" / (o.name() + suffix), formatObstacleObj(o, poses[k].x));
   }
 }
 
-void writeFrame(const Scene& scene, const std::filesystem::path& out, int frame) {
+void writeFrame(Scene& scene, const std::filesystem::path& out, int frame) {
   for (const Cloth& cloth : scene.cloths) writeObj(cloth.mesh, frameFile(out, cloth.spec.name, frame));
   writeObstacles(scene, out, frame);
 }
 
 // The fixed-topology output of every cloth with `upsample`: evaluated (phase `upsample`) and written atomically next
 // to the cloth's frame (phase `io`).
-void writeUpsampledFrames(Scene& scene, const std::filesystem::path& out, int frame, PhaseTimes& times) {
-  for (Cloth& cloth : scene.cloths) {
+void writeUpsampledFrames(Scene& scene, const std::filesystem::path& out, int frame, FrameReport& report) {
+  for (size_t c = 0; c < scene.cloths.size(); ++c) {
+    Cloth& cloth = scene.cloths[c];
     if (!cloth.output) continue;
-    auto start = Clock::now();
-    const OutputFrame result = cloth.output->evaluate(cloth.mesh, scene.time);
-    cloth.upsampledFraction = result.upsampledFraction;
-    times.upsample += msSince(start);
-    auto ioStart = Clock::now();
-    writeFileAtomically(upsampledFrameFile(out, cloth.spec.name, frame), cloth.output->formatObj(result.positions));
-    times.io += msSince(ioStart);
+    std::optional<OutputFrame> result;
+    {
+      ScopedPhase timer(report, Phase::Upsample);
+      result = cloth.output->evaluate(cloth.mesh, scene.time);
+      report.cloths[c].upsampledFraction = result->upsampledFraction;
+    }
+    ScopedPhase timer(report, Phase::Io);
+    writeFileAtomically(upsampledFrameFile(out, cloth.spec.name, frame), cloth.output->formatObj(result->positions));
   }
 }
 
-// `gravity` (m/s^2) is the shot's, for the potential energy.
-Json statsLine(const Scene& scene, int frame, const PhaseTimes& t, double totalMs, const ContactMeasures& cm,
-               const Vec3& gravity) {
+// The per-cloth part of a stats line: sizes, contact quality, energies, solves, view, upsampling, remesh counts.
+Json clothStats(const Cloth& cloth, const ClothCounters& counters, double maxPenetration, int intersections,
+                const Vec3& gravity) {
+  auto [minEdge, maxEdge] = edgeLengthRange(cloth.mesh);
+  Json j = {{"name", cloth.spec.name}, {"nodes", cloth.mesh.nodes.size()}, {"faces", cloth.mesh.faces.size()},
+            {"min_edge", minEdge},     {"max_edge", maxEdge}};
+  j["contacts"] = counters.contacts;
+  j["max_penetration"] = maxPenetration;
+  j["intersections"] = intersections;
+  j["kinetic_energy"] = kineticEnergy(cloth.mesh);
+  j["potential_energy"] = potentialEnergy(cloth.mesh, gravity);
+  j["elastic_energy"] = elasticEnergy(cloth.mesh, cloth.dynamics);
+  j["solver_iterations"] = counters.solverIterations;
+  j["solver_residual"] = counters.solverResidual;
+  if (const auto& view = counters.view) {
+    j["visible_faces"] = view->visibleFaces;
+    j["mean_view_factor"] = view->meanViewFactor;
+  }
+  if (const auto& fraction = counters.upsampledFraction) j["upsampled_fraction"] = *fraction;
+  j["splits"] = counters.splits;
+  j["flips"] = counters.flips;
+  j["collapses"] = counters.collapses;
+  return j;
+}
+
+// The measured part of a stats line (everything but wall_ms, which is added last). `gravity` (m/s^2) is the
+// shot's, for the potential energy.
+Json measuredStats(Scene& scene, int frame, const FrameReport& report, const Vec3& gravity) {
+  const ContactMeasures cm = measureContacts(scene);
   Json line;
   line["frame"] = frame;
   line["time"] = scene.time;
-  line["wall_ms"] = {{"total", totalMs}, {"sizing", t.sizing}, {"remesh", t.remesh}, {"physics", t.physics},
-                     {"collision", t.collision}, {"io", t.io}, {"upsample", t.upsample}};
   Json cloths = Json::array();
-  for (const Cloth& cloth : scene.cloths) {
-    auto [minEdge, maxEdge] = edgeLengthRange(cloth.mesh);
-    cloths.push_back({{"name", cloth.spec.name}, {"nodes", cloth.mesh.nodes.size()},
-                      {"faces", cloth.mesh.faces.size()}, {"min_edge", minEdge}, {"max_edge", maxEdge}});
-    const size_t c = cloths.size() - 1;
-    cloths.back()["contacts"] = c < scene.contacts.size() ? scene.contacts[c] : 0;
-    cloths.back()["max_penetration"] = cm.maxPenetration[c];
-    cloths.back()["intersections"] = cm.intersections[c];
-    cloths.back()["kinetic_energy"] = kineticEnergy(cloth.mesh);
-    cloths.back()["potential_energy"] = potentialEnergy(cloth.mesh, gravity);
-    cloths.back()["elastic_energy"] = elasticEnergy(cloth.mesh, cloth.dynamics);
-    cloths.back()["solver_iterations"] = scene.cloths[c].solverIterations;
-    cloths.back()["solver_residual"] = scene.cloths[c].solverResidual;
-    if (const auto& view = scene.cloths[c].viewStats) {
-      cloths.back()["visible_faces"] = view->visibleFaces;
-      cloths.back()["mean_view_factor"] = view->meanViewFactor;
-    }
-    if (const auto& fraction = scene.cloths[c].upsampledFraction) cloths.back()["upsampled_fraction"] = *fraction;
-  }
+  for (size_t c = 0; c < scene.cloths.size(); ++c)
+    cloths.push_back(clothStats(scene.cloths[c], report.cloths[c], cm.maxPenetration[c], cm.intersections[c], gravity));
   line["cloths"] = cloths;
+  line["collision"] = collisionJson(report.collision);
   return line;
 }
 
@@ -246,28 +263,41 @@ std::string progressDetail(const Scene& scene) {
   return buf;
 }
 
+// wall_ms goes right after `time`, where readers and the docs expect it.
+Json withWallTimes(const Json& measured, const FrameReport& report, double totalMs) {
+  Json line;
+  line["frame"] = measured["frame"];
+  line["time"] = measured["time"];
+  line["wall_ms"] = wallTimesJson(report, totalMs);
+  line["cloths"] = measured["cloths"];
+  line["collision"] = measured["collision"];
+  return line;
+}
+
 }  // namespace
 
-void stepScene(const Shot& shot, Scene& scene, int frame, int step, PhaseTimes& times) {
-  const StepSettings settings = stepSettingsOf(shot);
-  auto physicsStart = Clock::now();
+void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report) {
+  const StepSettings& settings = shot.dynamics;
   std::vector<std::vector<Vec3>> start;
-  for (Cloth& cloth : scene.cloths) {
-    start.push_back(positionsOf(cloth.mesh));
-    const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec, settings, shot.stepTime());
-    cloth.solverIterations += solve.iterations;
-    cloth.solverResidual = std::max(cloth.solverResidual, solve.residual);
-    if (auto bad = findBadNode(cloth.mesh, shot.maxSpeed))
-      throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +
-                            std::to_string(bad->node) + " " + bad->reason + "; the simulation blew up (try more "
-                            "steps_per_frame or a softer material)");
+  {
+    ScopedPhase timer(report, Phase::Physics);
+    for (size_t c = 0; c < scene.cloths.size(); ++c) {
+      Cloth& cloth = scene.cloths[c];
+      start.push_back(positionsOf(cloth.mesh));
+      const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, cloth.spec.strainLimit,
+                                          settings, shot.stepTime());
+      report.cloths[c].solverIterations += solve.iterations;
+      report.cloths[c].solverResidual = std::max(report.cloths[c].solverResidual, solve.residual);
+      if (auto bad = findBadNode(cloth.mesh, settings.maxSpeed))
+        throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +
+                              std::to_string(bad->node) + " " + bad->reason + "; the simulation blew up (try more "
+                              "steps_per_frame or a softer material)");
+    }
   }
-  times.physics += msSince(physicsStart);
   if (!shot.collision.enabled) return;
-  auto collisionStart = Clock::now();
+  ScopedPhase timer(report, Phase::Collision);
   const double t0 = scene.time + step * shot.stepTime();
-  collideStep(shot, scene, start, t0, t0 + shot.stepTime());
-  times.collision += msSince(collisionStart);
+  collideStep(shot, scene, start, t0, t0 + shot.stepTime(), report);
 }
 
 void prepareOutputFolder(const std::filesystem::path& out) {
@@ -306,23 +336,32 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
   for (int frame = 0; frame <= options.frames; ++frame) {
-    auto start = Clock::now();
-    PhaseTimes times;
+    const auto start = Clock::now();
+    FrameReport report(scene.cloths.size());
     if (frame > 0) {
-      advanceFrame(shot, scene, times, frame, options.view);
+      advanceFrame(shot, scene, report, frame, options.view);
     } else {
       // Initial refinement: a coarse panel is remeshed to its sizing at rest before frame 0 is written.
-      adaptCloths(shot, scene, times, options.view);
+      adaptCloths(shot, scene, report, options.view);
     }
-    checkFinite(scene, frame);
-    auto ioStart = Clock::now();
-    writeFrame(scene, options.out, frame);
-    times.io = msSince(ioStart);
-    writeUpsampledFrames(scene, options.out, frame, times);
-    auto measureStart = Clock::now();
-    const ContactMeasures measures = measureContacts(scene);
-    times.collision += msSince(measureStart);
-    appendLine(statsFile, statsLine(scene, frame, times, msSince(start), measures, shot.gravity));
+    {
+      ScopedPhase timer(report, Phase::Checks);
+      checkFinite(scene, frame);
+    }
+    {
+      ScopedPhase timer(report, Phase::Io);
+      writeFrame(scene, options.out, frame);
+    }
+    writeUpsampledFrames(scene, options.out, frame, report);
+    Json measured;
+    {
+      ScopedPhase timer(report, Phase::Measure);
+      measured = measuredStats(scene, frame, report, shot.dynamics.gravity);
+    }
+    {
+      ScopedPhase timer(report, Phase::Io);
+      appendLine(statsFile, withWallTimes(measured, report, msSince(start)));
+    }
     progress.update(frame, options.frames, progressDetail(scene));
   }
   progress.finish();

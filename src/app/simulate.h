@@ -2,6 +2,7 @@
 // The frame loop of `adacloth simulate`: phases per frame, output folder, stats.jsonl, progress.
 #include <filesystem>
 
+#include "app/frame_report.h"
 #include "app/progress.h"
 #include "app/scene.h"
 #include "config/shot.h"
@@ -9,16 +10,10 @@
 namespace adacloth {
 
 struct RunOptions {
-  std::filesystem::path out;     // output folder (NOTES §8 layout)
+  std::filesystem::path out;     // output folder (docs/design.md §8 layout)
   int frames = 0;                // frames to simulate after frame 0
   Progress::Mode progress = Progress::Mode::Auto;
   bool view = true;              // false (`--no-view`): ignore every cloth's `view`, simulate view-independently
-};
-
-// Wall time of one frame per phase (ms), as reported in stats.jsonl.
-struct PhaseTimes {
-  double sizing = 0, remesh = 0, physics = 0, collision = 0, io = 0;
-  double upsample = 0;  // sampling, upsampling and blending of the fixed-topology outputs (writing them is io)
 };
 
 // Clears what an earlier run left in `out` (frames, obstacles, stats, renders, movie, contact sheet, stats plot;
@@ -33,9 +28,9 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
 
 // One physics step (index `step` of frame `frame`, starting at scene.time + step * stepTime): every cloth's implicit
 // step, the blow-up guard (SimulationError naming frame, cloth and node), then the collision phase. Does not advance
-// scene.time and does not update face geometry (stepPhysics does both once per frame). Used by `upsample track`,
-// which runs two scenes in lockstep.
-void stepScene(const Shot& shot, Scene& scene, int frame, int step, PhaseTimes& times);
+// scene.time and does not update face geometry (stepPhysics does both once per frame). Adds its times and counters
+// to `report` (one ClothCounters per cloth). Used by `upsample track`, which runs two scenes in lockstep.
+void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report);
 
 // Runs the shot. Throws SimulationError when the state becomes invalid; every frame written before stays.
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options);

@@ -19,7 +19,7 @@ Shot trackedShot(const Shot& shot, const TrackOptions& options) {
                      (options.cloth.empty() ? std::string("the shot has several cloths; choose one with --cloth")
                                             : "no cloth named \"" + options.cloth + "\""));
   ClothSpec& cloth = kept[0];
-  cloth.remeshing.enabled = false;
+  cloth.remeshing.reset();
   cloth.view.reset();
   for (const HandleSpec& h : cloth.handles)
     if (h.select == HandleSpec::Select::Nodes)
@@ -67,9 +67,9 @@ void track(const TrackingConstraint& c, const Mesh& coarse, Mesh& fine) {
 }
 
 // One step of one of the two runs; a blow-up names which run failed.
-void stepLabelled(const Shot& shot, Scene& scene, int frame, int step, PhaseTimes& times, const char* run) {
+void stepLabelled(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report, const char* run) {
   try {
-    stepScene(shot, scene, frame, step, times);
+    stepScene(shot, scene, frame, step, report);
   } catch (const SimulationError& e) {
     throw SimulationError(std::string(run) + " run: " + e.what());
   }
@@ -99,11 +99,11 @@ TrackedData runTrackedShot(const Shot& shot, const TrackOptions& options) {
   record();
   const int frames = options.frames >= 0 ? options.frames : s.frames;
   Progress progress("track " + s.cloths[0].name, options.progress);
-  PhaseTimes times;
   for (int frame = 1; frame <= frames; ++frame) {
+    FrameReport coarseReport(coarse.cloths.size()), fineReport(fine.cloths.size());  // not reported
     for (int step = 0; step < s.stepsPerFrame; ++step) {
-      stepLabelled(s, coarse, frame, step, times, "coarse");
-      stepLabelled(s, fine, frame, step, times, "fine");
+      stepLabelled(s, coarse, frame, step, coarseReport, "coarse");
+      stepLabelled(s, fine, frame, step, fineReport, "fine");
       track(constraint, cm, fm);
     }
     coarse.time += s.frameTime();

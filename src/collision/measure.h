@@ -1,6 +1,6 @@
 #pragma once
 // Contact quality measured per frame (stats.jsonl): how deep cloth nodes are inside obstacles and how many pairs of
-// cloth triangles intersect (NOTES §6, §8).
+// cloth triangles intersect (docs/design.md §6, §8).
 #include <vector>
 
 #include "collision/obstacle_field.h"

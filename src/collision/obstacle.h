@@ -1,5 +1,5 @@
 #pragma once
-// Obstacles: triangle meshes the cloth cannot pass through, with a position for every time (NOTES §6).
+// Obstacles: triangle meshes the cloth cannot pass through, with a position for every time (docs/design.md §6).
 // Static, rigidly animated by keys (translate, rotate, scale; linear or Catmull-Rom), deforming (an OBJ sequence
 // interpolated between files), or a ground plane (an infinite half-space; a square is kept only for drawing).
 #include <array>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "config/shot.h"
+#include "collision/params.h"
 #include "mesh/types.h"
 
 namespace adacloth {

@@ -11,16 +11,6 @@
 
 namespace adacloth {
 
-CollisionParams collisionParams(const CollisionSpec& spec) {
-  CollisionParams p;
-  p.thickness = spec.thickness;
-  p.obstacleFriction = spec.obstacleFriction;
-  p.selfFriction = spec.selfFriction;
-  p.selfCollision = spec.selfCollision;
-  p.iterations = spec.iterations;
-  return p;
-}
-
 namespace {
 
 struct Body {

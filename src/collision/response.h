@@ -1,5 +1,5 @@
 #pragma once
-// Collision response for one time step (NOTES §6): runs after the dynamics step, takes the cloth nodes' positions
+// Collision response for one time step (docs/design.md §6): runs after the dynamics step, takes the cloth nodes' positions
 // at the start of the step (x0) and at its end (Node::x), velocities Node::v and masses Node::mass, and the
 // obstacles at the start and end of the step; fixes positions and velocities so that no cloth node passes through
 // an obstacle or another piece of cloth during the step.
@@ -18,20 +18,10 @@
 #include <vector>
 
 #include "collision/obstacle.h"
+#include "collision/params.h"
 #include "mesh/mesh.h"
 
 namespace adacloth {
-
-struct CollisionParams {
-  double thickness = 0.005;       // m
-  double obstacleFriction = 0.3;  // Coulomb coefficient (1)
-  double selfFriction = 0.2;      // Coulomb coefficient (1)
-  bool selfCollision = true;      // cloth-cloth contact (within a cloth and between cloths)
-  int iterations = 8;             // CCD passes before impact zones
-  int zoneIterations = 32;        // impact-zone passes before giving up (the pair is then reported unresolved)
-};
-
-CollisionParams collisionParams(const CollisionSpec& spec);
 
 // One cloth in a step.
 struct ClothStep {

@@ -1,4 +1,4 @@
-#include "dynamics/material_presets.h"
+#include "config/material_presets.h"
 
 #include <algorithm>
 

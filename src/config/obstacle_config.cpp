@@ -1,4 +1,4 @@
-#include "collision/obstacle_config.h"
+#include "config/obstacle_config.h"
 
 #include <set>
 
@@ -9,31 +9,36 @@ namespace {
 
 using namespace config;
 
+// Defaults come from the parameter structs (collision/params.h), their single source.
+const ObstacleSpec kObstacle;
+const ObstacleKey kKey;
+const CollisionParams kCollision;
+
 Vec3 toVec3(const Json& j) { return Vec3(j[0].get<double>(), j[1].get<double>(), j[2].get<double>()); }
 
 Field obstacleMeshSchema() {
   Field sphere = object("sphere", {
       number("radius", "Radius.").inUnit("m").atLeast(0, true),
-      integer("subdivisions", "Subdivisions of an icosahedron: 20 * 4^n triangles.").atLeast(0).atMost(7).defaults(3),
+      integer("subdivisions", "Subdivisions of an icosahedron: 20 * 4^n triangles.").atLeast(0).atMost(7).defaults(kObstacle.subdivisions),
   }, "A sphere centred at the origin, before `transform`.");
   Field box = object("box", {
       vec3("size", "Edge lengths along X, Y and Z.").inUnit("m").atLeast(0, true),
   }, "A box centred at the origin, before `transform` (12 triangles).");
   Field ground = object("ground", {
       number("size", "Side of the square written to OUT/obstacles for drawing; contact uses the whole plane.")
-          .inUnit("m").atLeast(0, true).defaults(10.0),
+          .inUnit("m").atLeast(0, true).defaults(kObstacle.groundSize),
   }, "The plane y = 0 (free side +Y) before `transform`: an infinite floor.");
   Field sequence = object("sequence", {
       string("pattern", "printf-style file name of the OBJ files, relative to the shot file, with one integer "
                         "conversion for the file number (e.g. \"../meshes/body_%04d.obj\"). All files must have "
                         "the first file's vertices and faces.").withExample("../meshes/body_%04d.obj"),
       number("fps", "Files per second: file first + k is shown at time k / fps.").inUnit("1/s").atLeast(0, true)
-          .defaults(24.0),
+          .defaults(kObstacle.sequenceFps),
       integer("first", "Number of the file shown at time 0. With `loop`, a file inside the cycle: the phase at "
-                       "which the obstacle starts.").atLeast(0).defaults(0),
+                       "which the obstacle starts.").atLeast(0).defaults(kObstacle.firstFrame),
       boolean("loop", "Repeat the sequence forever: the cycle is the run of consecutive files around `first`, its "
                       "period is (number of files) / fps, and the last file is interpolated back to the lowest "
-                      "numbered one (so do not repeat the first pose as a last file).").defaults(false),
+                      "numbered one (so do not repeat the first pose as a last file).").defaults(kObstacle.sequenceLoop),
   }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last "
      "(or looped).");
   Field generated = object("mesh", {sphere.isOptional(), box.isOptional(), ground.isOptional(), sequence.isOptional()},
@@ -46,10 +51,10 @@ Field obstacleMeshSchema() {
 
 Field obstacleTransformSchema() {
   return object("transform", {
-      vec3("translate", "Translation applied last.").inUnit("m").defaults(Json::array({0.0, 0.0, 0.0})),
+      vec3("translate", "Translation applied last.").inUnit("m").defaults(toJson(kObstacle.transform.translate)),
       vec3("rotate_deg", "Rotation about the world X, then Y, then Z axis.").inUnit("deg")
-          .defaults(Json::array({0.0, 0.0, 0.0})),
-      number("scale", "Uniform scale applied first.").atLeast(0, true).defaults(1.0),
+          .defaults(toJson(kObstacle.transform.rotateDeg)),
+      number("scale", "Uniform scale applied first.").atLeast(0, true).defaults(kObstacle.transform.scale),
   }, "Places the mesh in the world: scale, then rotate, then translate.").defaults(Json::object());
 }
 
@@ -57,11 +62,11 @@ Field obstacleKeySchema() {
   return object("key", {
       number("time", "Time of this key; keys in increasing time.").inUnit("s").atLeast(0),
       vec3("translate", "Translation at `time`, applied after `transform`.").inUnit("m")
-          .defaults(Json::array({0.0, 0.0, 0.0})),
+          .defaults(toJson(kKey.translate)),
       vec3("rotate_deg", "Rotation about the world X, then Y, then Z axis at `time`, applied after `transform` "
                          "(angles are interpolated per axis, so a key may spin more than half a turn).")
-          .inUnit("deg").defaults(Json::array({0.0, 0.0, 0.0})),
-      number("scale", "Uniform scale at `time`, about the world origin.").atLeast(0, true).defaults(1.0),
+          .inUnit("deg").defaults(toJson(kKey.rotateDeg)),
+      number("scale", "Uniform scale at `time`, about the world origin.").atLeast(0, true).defaults(kKey.scale),
   }, "One key of a rigid motion.");
 }
 
@@ -77,7 +82,7 @@ Field obstaclesSchema() {
                                            "Absent: the obstacle stays where `transform` puts it.").isOptional(),
       enumeration("interpolation", {"linear", "smooth"},
                   "Between keys: \"linear\", or \"smooth\" (Catmull-Rom, easing in and out at the first and last "
-                  "key).").defaults("linear"),
+                  "key).").defaults(kObstacle.smooth ? "smooth" : "linear"),
   }, "Something the cloth collides with. Obstacles that move are written to OUT/obstacles/<name>_<frame>.obj "
      "every frame; static ones at frame 0 only.");
   return array("obstacles", obstacle, "Obstacles: static, keyframed or deforming meshes, and ground planes.")
@@ -86,17 +91,17 @@ Field obstaclesSchema() {
 
 Field collisionSchema() {
   return object("collision", {
-      boolean("enabled", "Collision handling on or off (off: cloth passes through everything).").defaults(true),
+      boolean("enabled", "Collision handling on or off (off: cloth passes through everything).").defaults(kCollision.enabled),
       number("thickness", "Cloth is kept this far from obstacles and from itself (proximity repulsion). Also sets "
                           "the CCD tolerance (5 %) and the gap left after an impact (10 %).")
-          .inUnit("m").atLeast(0, true).defaults(0.005),
+          .inUnit("m").atLeast(0, true).defaults(kCollision.thickness),
       number("obstacle_friction", "Coulomb friction coefficient between cloth and obstacles.").inUnit("1")
-          .atLeast(0).defaults(0.3),
+          .atLeast(0).defaults(kCollision.obstacleFriction),
       number("self_friction", "Coulomb friction coefficient between pieces of cloth.").inUnit("1").atLeast(0)
-          .defaults(0.2),
-      boolean("self_collision", "Cloth-cloth contact, within a cloth and between cloths.").defaults(true),
+          .defaults(kCollision.selfFriction),
+      boolean("self_collision", "Cloth-cloth contact, within a cloth and between cloths.").defaults(kCollision.selfCollision),
       integer("iterations", "Continuous-collision passes per step before the impact-zone fallback.").atLeast(1)
-          .defaults(8),
+          .defaults(kCollision.iterations),
   }, "Contact handling (docs/collisions.md).").defaults(Json::object());
 }
 

@@ -1,12 +1,11 @@
 #include "config/shot.h"
 
-#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <set>
 
-#include "collision/obstacle_config.h"
-#include "dynamics/material_presets.h"
+#include "config/obstacle_config.h"
+#include "config/material_presets.h"
 #include "io/atomic_file.h"
 #include "io/error.h"
 
@@ -68,7 +67,7 @@ bool isFileNameSafe(const std::string& s) {
 }
 
 // The keys of a material object that carry a value (everything but `preset`), applied over `m`.
-void applyMaterialKeys(const Json& j, MaterialSpec& m) {
+void applyMaterialKeys(const Json& j, MaterialParams& m) {
   if (j.contains("density")) m.density = j["density"].get<double>();
   if (j.contains("stretch")) m.stretch = j["stretch"].get<double>();
   if (j.contains("shear")) m.shear = j["shear"].get<double>();
@@ -76,7 +75,7 @@ void applyMaterialKeys(const Json& j, MaterialSpec& m) {
   if (j.contains("damping")) m.damping = j["damping"].get<double>();
 }
 
-MaterialSpec loadMaterialPreset(const Shot& shot, const std::string& name, const std::string& ptr) {
+MaterialParams loadMaterialPreset(const Shot& shot, const std::string& name, const std::string& ptr) {
   auto file = findMaterialPreset(name, shot.file);
   if (!file) {
     auto names = materialPresetNames(shot.file);
@@ -90,15 +89,15 @@ MaterialSpec loadMaterialPreset(const Shot& shot, const std::string& name, const
   Json preset = config::resolve(config::parseJson(readFile(*file), file->string()), materialObjectSchema(), source);
   if (preset.contains("preset"))
     throw InputError(file->string() + ": /preset: a preset file cannot name another preset");
-  MaterialSpec m;
+  MaterialParams m;
   applyMaterialKeys(preset, m);
   return m;
 }
 
 // `material` is a preset name or an object whose keys override its optional `preset` (or the built-in defaults).
 // The resolved shot gets the complete object, so OUT/shot.resolved.json shows every value used.
-MaterialSpec readMaterial(const Shot& shot, Json& j, const std::string& ptr) {
-  MaterialSpec m;
+MaterialParams readMaterial(const Shot& shot, Json& j, const std::string& ptr) {
+  MaterialParams m;
   std::string presetPtr = ptr + (j.is_string() ? "" : "/preset");
   if (j.is_string()) j = Json{{"preset", j.get<std::string>()}};
   if (j.contains("preset")) m = loadMaterialPreset(shot, j["preset"].get<std::string>(), presetPtr);
@@ -155,30 +154,30 @@ HandleSpec readHandle(const Shot& shot, const Json& j, const std::string& ptr) {
 }
 
 // `remeshing`: false (fixed mesh), true (every default, written back so shot.resolved.json shows them) or an object.
-RemeshingSpec readRemeshing(const Shot& shot, Json& j, const std::string& ptr) {
-  RemeshingSpec spec;
+std::optional<SizingParams> readRemeshing(const Shot& shot, Json& j, const std::string& ptr) {
   if (j.is_boolean()) {
-    if (!j.get<bool>()) return spec;
+    if (!j.get<bool>()) return std::nullopt;
     j = defaultRemeshing();
   }
-  spec.enabled = true;
-  spec.refineAngle = j["refine_angle"].get<double>();
-  spec.refineCompression = j["refine_compression"].get<double>();
-  spec.refineVelocity = j["refine_velocity"].get<double>();
-  spec.sizeMin = j["size"][0].get<double>();
-  spec.sizeMax = j["size"][1].get<double>();
-  spec.aspectMin = j["aspect_min"].get<double>();
-  if (spec.sizeMin > spec.sizeMax)
+  SizingParams sizing;
+  sizing.refineAngle = j["refine_angle"].get<double>();
+  sizing.refineCompression = j["refine_compression"].get<double>();
+  sizing.refineVelocity = j["refine_velocity"].get<double>();
+  sizing.sizeMin = j["size"][0].get<double>();
+  sizing.sizeMax = j["size"][1].get<double>();
+  sizing.aspectMin = j["aspect_min"].get<double>();
+  if (sizing.sizeMin > sizing.sizeMax)
     fail(shot, ptr + "/size", "expected [min, max] with min <= max, got " + j["size"].dump());
-  return spec;
+  return sizing;
 }
 
 // `view`: view-dependent refinement; only meaningful on a remeshed cloth (the camera is checked by parseShot).
-ViewSpec readView(const Shot& shot, const Json& j, const std::string& ptr, const RemeshingSpec& remeshing) {
-  if (!remeshing.enabled)
+ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
+                   const std::optional<SizingParams>& remeshing) {
+  if (!remeshing)
     fail(shot, ptr, "view-dependent refinement needs adaptive remeshing: set \"remeshing\" on this cloth or "
                     "remove \"view\"");
-  ViewSpec v;
+  ViewParams v;
   v.fOut = j["f_out"].get<double>();
   v.margin = j["margin"].get<double>();
   v.anticipationFrames = j["anticipation"]["frames"].get<int>();
@@ -264,15 +263,29 @@ void checkBindTargets(const Shot& shot) {
     }
 }
 
-}  // namespace
-
-Mat3 TransformSpec::rotation() const {
-  const double toRad = M_PI / 180.0;
-  return (Eigen::AngleAxisd(rotateDeg.z() * toRad, Vec3::UnitZ()) *
-          Eigen::AngleAxisd(rotateDeg.y() * toRad, Vec3::UnitY()) *
-          Eigen::AngleAxisd(rotateDeg.x() * toRad, Vec3::UnitX()))
-      .toRotationMatrix();
+// The top-level dynamics keys (gravity, wind, the linear solve, the blow-up guard).
+void readDynamics(StepSettings& d, const Json& r) {
+  d.gravity = toVec3(r["gravity"]);
+  const std::string solver = r["solver"].get<std::string>();
+  d.solver = solver == "cg"         ? StepSolver::CG
+             : solver == "direct"   ? StepSolver::Direct
+             : solver == "kang_cho" ? StepSolver::KangCho
+                                    : StepSolver::Pcg;
+  d.pcg.tolerance = r["solver_tolerance"].get<double>();
+  d.pcg.maxIterations = r["solver_max_iterations"].get<int>();
+  const std::string preconditioner = r["solver_preconditioner"].get<std::string>();
+  using P = PcgSettings::Preconditioner;
+  d.pcg.preconditioner = preconditioner == "block_jacobi" ? P::BlockJacobi
+                         : preconditioner == "multigrid"  ? P::Multigrid
+                                                          : P::Auto;
+  d.iterations = r["iterations"].get<int>();
+  d.cgTolerance = r["cg_tolerance"].get<double>();
+  d.maxSpeed = r["max_speed"].get<double>();
+  const Json& w = r["wind"];
+  d.wind = {toVec3(w["velocity"]), w["density"].get<double>(), w["drag"].get<double>(), w["lift"].get<double>()};
 }
+
+}  // namespace
 
 Shot parseShot(const std::string& text, const fs::path& file) {
   Shot shot;
@@ -306,23 +319,7 @@ Shot parseShot(const std::string& text, const fs::path& file) {
   readCollisionConfig(shot, r);
   checkBindTargets(shot);
   shot.stepsPerFrame = r["steps_per_frame"].get<int>();
-  shot.gravity = toVec3(r["gravity"]);
-  const std::string solver = r["solver"].get<std::string>();
-  shot.solver = solver == "cg"       ? Shot::Solver::CG
-                : solver == "direct" ? Shot::Solver::Direct
-                : solver == "kang_cho" ? Shot::Solver::KangCho
-                                       : Shot::Solver::Pcg;
-  shot.solverTolerance = r["solver_tolerance"].get<double>();
-  shot.solverMaxIterations = r["solver_max_iterations"].get<int>();
-  const std::string preconditioner = r["solver_preconditioner"].get<std::string>();
-  shot.solverPreconditioner = preconditioner == "block_jacobi" ? Shot::Preconditioner::BlockJacobi
-                              : preconditioner == "multigrid"  ? Shot::Preconditioner::Multigrid
-                                                               : Shot::Preconditioner::Auto;
-  shot.iterations = r["iterations"].get<int>();
-  shot.cgTolerance = r["cg_tolerance"].get<double>();
-  shot.maxSpeed = r["max_speed"].get<double>();
-  const Json& w = r["wind"];
-  shot.wind = {toVec3(w["velocity"]), w["density"].get<double>(), w["drag"].get<double>(), w["lift"].get<double>()};
+  readDynamics(shot.dynamics, r);
   return shot;
 }
 

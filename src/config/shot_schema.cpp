@@ -2,12 +2,26 @@
 // (`adacloth schema > docs/shot-format.md`; a test fails when they differ).
 #include "config/shot.h"
 
-#include "collision/obstacle_config.h"
+#include <cstdio>
+
+#include "config/obstacle_config.h"
 
 namespace adacloth {
 namespace {
 
 using namespace config;
+
+// Every default below is read from a default-constructed parameter struct: they are the single source of defaults.
+const MeshSpec kMesh;
+const TransformSpec kTransform;
+const StrainLimitParams kStrainLimit;
+const SizingParams kSizing;
+const ViewParams kView;
+const UpsampleSpec kUpsample;
+const HandleSpec kHandle;
+const StepSettings kDynamics;
+const Shot kShot;
+const MaterialParams kMaterial;
 
 Field meshSchema() {
   Field grid = object("grid", {
@@ -18,12 +32,12 @@ Field meshSchema() {
   Field tube = object("tube", {
       number("radius", "Radius of the cylinder.").inUnit("m").atLeast(0, true),
       number("length", "Length along +Y.").inUnit("m").atLeast(0, true),
-      integer("cells_around", "Cells around the circumference.").atLeast(3).defaults(32),
-      integer("cells_along", "Cells along the length.").atLeast(1).defaults(16),
+      integer("cells_around", "Cells around the circumference.").atLeast(3).defaults(kMesh.cellsAround),
+      integer("cells_along", "Cells along the length.").atLeast(1).defaults(kMesh.cellsAlong),
   }, "A cylinder around +Y, sewn with one seam (a sleeve or a tube skirt), before `transform`.");
   Field disc = object("disc", {
       number("radius", "Radius of the disc.").inUnit("m").atLeast(0, true),
-      integer("rings", "Concentric rings of triangles; edge length is about radius / rings.").atLeast(1).defaults(16),
+      integer("rings", "Concentric rings of triangles; edge length is about radius / rings.").atLeast(1).defaults(kMesh.rings),
   }, "A flat disc in the XY plane centred at the origin (normal +Z), before `transform`.");
   Field generated = object("mesh", {grid.isOptional(), tube.isOptional(), disc.isOptional()},
                            "A generated mesh: exactly one of `grid`, `tube` or `disc`.");
@@ -35,11 +49,11 @@ Field meshSchema() {
 
 Field transformSchema() {
   return object("transform", {
-      vec3("translate", "Translation applied last.").inUnit("m").defaults(Json::array({0.0, 0.0, 0.0})),
+      vec3("translate", "Translation applied last.").inUnit("m").defaults(toJson(kTransform.translate)),
       vec3("rotate_deg", "Rotation about the world X, then Y, then Z axis.").inUnit("deg")
-          .defaults(Json::array({0.0, 0.0, 0.0})),
+          .defaults(toJson(kTransform.rotateDeg)),
       number("scale", "Uniform scale applied first, to material coordinates too (use it as a unit change, e.g. "
-                      "0.01 for a mesh modelled in centimetres).").atLeast(0, true).defaults(1.0),
+                      "0.01 for a mesh modelled in centimetres).").atLeast(0, true).defaults(kTransform.scale),
   }, "Places the mesh in the world: scale, then rotate, then translate.").defaults(Json::object());
 }
 
@@ -55,10 +69,10 @@ Field materialSchema() {
 
 Field strainLimitSchema() {
   return object("strain_limit", {
-      number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1).defaults(0.9),
-      number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(1.1),
+      number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1).defaults(kStrainLimit.min),
+      number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(kStrainLimit.max),
       integer("iterations", "Passes over all edges per step; more passes enforce the limits more exactly.")
-          .atLeast(1).defaults(4),
+          .atLeast(1).defaults(kStrainLimit.iterations),
   }, "Strain limiting after each step: over- or under-stretched edges are pulled back within [min, max]. Absent: "
      "no limiting.").isOptional();
 }
@@ -66,16 +80,16 @@ Field strainLimitSchema() {
 Field remeshingObjectSchema() {
   return object("remeshing", {
       number("refine_angle", "Largest change of the surface normal across one edge; smaller refines curved regions "
-                             "more.").inUnit("rad").atLeast(0, true).defaults(0.3),
+                             "more.").inUnit("rad").atLeast(0, true).defaults(kSizing.refineAngle),
       number("refine_compression", "Compressive strain tolerated across one edge (per metre of reference length, "
                                    "as in ARCSim); smaller refines compressed, buckling regions more.")
-          .atLeast(0, true).defaults(0.01),
+          .atLeast(0, true).defaults(kSizing.refineCompression),
       number("refine_velocity", "Largest change of velocity across one edge; smaller refines fast-deforming regions "
-                                "more.").inUnit("m/s").atLeast(0, true).defaults(1.0),
+                                "more.").inUnit("m/s").atLeast(0, true).defaults(kSizing.refineVelocity),
       vec2("size", "Shortest and longest edge the remesher may make, in material space.").inUnit("m")
-          .atLeast(0, true).defaults(Json::array({0.02, 0.2})),
+          .atLeast(0, true).defaults(Json::array({kSizing.sizeMin, kSizing.sizeMax})),
       number("aspect_min", "Thinnest allowed element: smallest ratio of the shortest to the longest allowed edge "
-                           "length at a point.").atLeast(0, true).atMost(1).defaults(0.2),
+                           "length at a point.").atLeast(0, true).atMost(1).defaults(kSizing.aspectMin),
   }, "Adaptive remeshing settings (see docs/remeshing.md).");
 }
 
@@ -91,28 +105,28 @@ Field remeshingSchema() {
 Field viewSchema() {
   Field anticipation = object("anticipation", {
       integer("frames", "Frames of the camera path looked at before and after the current one (m_t): cloth is "
-                        "refined before the camera shows it, e.g. across a jump cut.").atLeast(0).defaults(12),
+                        "refined before the camera shows it, e.g. across a jump cut.").atLeast(0).defaults(kView.anticipationFrames),
       integer("full_frames", "Frames on each side within which the camera counts at full weight (n, at most "
                              "`frames`); beyond, its weight falls linearly to n / m_t at the window's ends.")
-          .atLeast(0).defaults(4),
-  }, "Temporal anticipation over the camera path (NOTES §4.3).").defaults(Json::object());
+          .atLeast(0).defaults(kView.fullFrames),
+  }, "Temporal anticipation over the camera path (docs/design.md §4.3).").defaults(Json::object());
   return object("view", {
       number("f_out", "View factor of faces out of view: their sizing tensor is scaled by f_out^2, i.e. edges "
-                      "up to 1/f_out times longer.").inUnit("1").atLeast(0, true).atMost(1).defaults(0.1),
+                      "up to 1/f_out times longer.").inUnit("1").atLeast(0, true).atMost(1).defaults(kView.fOut),
       number("margin", "Buffer outside the frustum over which the view factor falls from 1 to f_out.").inUnit("m")
-          .atLeast(0).defaults(0.2),
+          .atLeast(0).defaults(kView.margin),
       anticipation,
       number("min_pixels", "Shortest edge a face in view is refined to, in pixels of the camera's image "
-                           "(screen-space clamp).").inUnit("px").atLeast(0, true).defaults(2.0),
+                           "(screen-space clamp).").inUnit("px").atLeast(0, true).defaults(kView.minPixels),
       boolean("backface", "Back-facing faces count as out of view: true for garments on a body, false for "
-                          "two-sided cloth seen from both sides (flags, curtains).").defaults(false),
+                          "two-sided cloth seen from both sides (flags, curtains).").defaults(kView.backface),
       boolean("occlusion", "Faces hidden behind obstacles or cloth (this one included) count as out of view, by "
                            "the distance they lie behind the visible surface, with the same margin and "
                            "anticipation (a 128-pixel-high depth pre-pass per camera of the window).")
-          .defaults(false),
+          .defaults(kView.occlusion),
       number("silhouette_threshold", "Jump of the view factor across a vertex above which the vertex takes the "
                                      "tensor max of its faces instead of their average (keeps silhouettes and the "
-                                     "frustum border fine).").inUnit("1").atLeast(0).defaults(0.2),
+                                     "frustum border fine).").inUnit("1").atLeast(0).defaults(kView.silhouetteThreshold),
   }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
      "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()
       .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));
@@ -124,9 +138,9 @@ Field upsampleSchema() {
                        "material space is the cloth's (after `transform`'s scale).").withExample("../ops/sheet.bin"),
       vec2("blend", "Band [lo, hi] of the ratio (simulation edge length) / (output edge length), longest material "
                     "edges: at or below lo the output is the simulation, at or above hi the upsampled coarse "
-                    "sample, smoothstep between.").inUnit("1").atLeast(0, true).defaults(Json::array({1.0, 2.0})),
+                    "sample, smoothstep between.").inUnit("1").atLeast(0, true).defaults(Json::array({kUpsample.blendLo, kUpsample.blendHi})),
       integer("smoothing_passes", "Neighbour-averaging passes of the blend weight over the output mesh (hides "
-                                  "the border between simulated and upsampled regions).").atLeast(0).defaults(2),
+                                  "the border between simulated and upsampled regions).").atLeast(0).defaults(kUpsample.smoothingPasses),
   }, "Fixed-topology output: every frame also writes `OUT/frames/<cloth>_out_<frame>.obj`, the operator's fine "
      "mesh placed from the simulation where it is fine enough and from the upsampled simulation elsewhere "
      "(docs/upsampled-output.md). Absent: no such output.").isOptional();
@@ -155,19 +169,19 @@ Field handleSchema() {
                         "rides along as the obstacle moves or deforms. Not together with `motion`.").isOptional(),
       number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at frame 0 "
                              "is an error (catches a cloth placed in the wrong spot).").inUnit("m").atLeast(0)
-          .defaults(0.05),
+          .defaults(kHandle.maxDistance),
   }, "Nodes pinned in place, moved along a keyframed path, or bound to an obstacle's surface. Exactly one of "
      "`nodes`, `region` or `points`.");
 }
 
 Field windSchema() {
   return object("wind", {
-      vec3("velocity", "Velocity of the air.").inUnit("m/s").defaults(Json::array({0.0, 0.0, 0.0})),
-      number("density", "Density of the air.").inUnit("kg/m^3").atLeast(0).defaults(1.2),
+      vec3("velocity", "Velocity of the air.").inUnit("m/s").defaults(toJson(kDynamics.wind.velocity)),
+      number("density", "Density of the air.").inUnit("kg/m^3").atLeast(0).defaults(kDynamics.wind.density),
       number("drag", "Drag coefficient: force 0.5 rho C_d A |v_n| v_n along the face normal, v_n the normal "
-                     "component of the air's velocity relative to the face.").inUnit("1").atLeast(0).defaults(1.0),
+                     "component of the air's velocity relative to the face.").inUnit("1").atLeast(0).defaults(kDynamics.wind.drag),
       number("lift", "Lift coefficient: force 0.5 rho C_l A |v|^2 cos(a) sin(a) across the relative flow, a the "
-                     "angle between flow and normal.").inUnit("1").atLeast(0).defaults(0.0),
+                     "angle between flow and normal.").inUnit("1").atLeast(0).defaults(kDynamics.wind.lift),
   }, "Aerodynamic forces per face from the velocity relative to the air. With the default still air, `drag` "
      "is air resistance.").defaults(Json::object());
 }
@@ -192,16 +206,16 @@ Field buildShotSchema() {
   cloths.minItems = 1;
   return object("shot", {
       string("name", "Name of the shot; defaults to the file name without extension.").isOptional(),
-      number("fps", "Frames per second of the output.").inUnit("1/s").atLeast(0, true).defaults(24.0),
+      number("fps", "Frames per second of the output.").inUnit("1/s").atLeast(0, true).defaults(kShot.fps),
       integer("frames", "Number of frames simulated after the initial frame 0 (output frames 0..frames).")
-          .atLeast(0).defaults(120),
+          .atLeast(0).defaults(kShot.frames),
       cloths,
       path("camera", "Camera path (cameras/*.json) used by `render` and view-dependent refinement.").isOptional()
           .withExample("../cameras/drape.json"),
       integer("steps_per_frame", "Time steps per frame; the step is 1 / (fps * steps_per_frame).").atLeast(1)
-          .defaults(4),
+          .defaults(kShot.stepsPerFrame),
       vec3("gravity", "Gravitational acceleration (Y is up).").inUnit("m/s^2")
-          .defaults(Json::array({0.0, -9.81, 0.0})),
+          .defaults(toJson(kDynamics.gravity)),
       enumeration("solver", {"pcg", "direct", "kang_cho", "cg"},
                   "Linear solve of each implicit (backward Euler) step. \"pcg\": conjugate gradient preconditioned "
                   "by Kang and Cho's per-node blocks, warm-started from the previous step; converges to "
@@ -210,24 +224,24 @@ Field buildShotSchema() {
                   "per-node Jacobi update with `iterations` sweeps; fast but it does not converge (cloth falls and "
                   "swings in slow motion), for previews only. \"cg\": Eigen's diagonally preconditioned conjugate "
                   "gradient to `cg_tolerance`; slow, kept for comparison. docs/materials.md says which to use when.")
-          .defaults("pcg"),
+          .defaults(solverName(kDynamics.solver)),
       number("solver_tolerance", "Relative residual |b - A dv| / |b| at which the pcg solve of a step stops. "
                                  "The default keeps the motion within millimetres of the exact solve "
-                                 "(docs/benchmarks.md).").inUnit("1").atLeast(0, true).defaults(1e-3),
+                                 "(docs/benchmarks.md).").inUnit("1").atLeast(0, true).defaults(kDynamics.pcg.tolerance),
       integer("solver_max_iterations", "Iteration cap per step of the pcg solve (stats.jsonl reports the residual "
-                                       "reached).").atLeast(1).defaults(1000),
+                                       "reached).").atLeast(1).defaults(kDynamics.pcg.maxIterations),
       enumeration("solver_preconditioner", {"auto", "block_jacobi", "multigrid"},
                   "Preconditioner of the pcg solve. \"block_jacobi\": Kang and Cho's per-node 3x3 blocks, "
                   "cheapest per iteration. \"multigrid\": a smoothed-aggregation V-cycle over the cloth's "
                   "nodes, fewer iterations on large cloths at the price of a set-up that is redone when the "
                   "cloth's shape has changed enough. \"auto\": multigrid for cloths with 30,000 or more free "
-                  "nodes, block_jacobi below.").defaults("auto"),
+                  "nodes, block_jacobi below.").defaults(preconditionerName(kDynamics.pcg.preconditioner)),
       integer("iterations", "Jacobi sweeps of the kang_cho update (1 = the paper's one-iteration update).")
-          .atLeast(1).defaults(1),
+          .atLeast(1).defaults(kDynamics.iterations),
       number("cg_tolerance", "Relative residual at which the cg solve stops.").inUnit("1").atLeast(0, true)
-          .defaults(1e-8),
+          .defaults(kDynamics.cgTolerance),
       number("max_speed", "A node faster than this stops the run with exit code 3 (a blow-up guard).")
-          .inUnit("m/s").atLeast(0, true).defaults(100.0),
+          .inUnit("m/s").atLeast(0, true).defaults(kDynamics.maxSpeed),
       windSchema(),
       obstaclesSchema(),
       collisionSchema(),
@@ -238,21 +252,51 @@ Field buildShotSchema() {
 
 }  // namespace
 
+config::Json toJson(const Vec3& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+std::string shortNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  std::string s = buf;
+  const size_t e = s.find("e-0");
+  if (e != std::string::npos) s.erase(e + 2, 1);
+  return s;
+}
+
+std::string solverName(StepSolver solver) {
+  switch (solver) {
+    case StepSolver::Pcg: return "pcg";
+    case StepSolver::Direct: return "direct";
+    case StepSolver::KangCho: return "kang_cho";
+    case StepSolver::CG: return "cg";
+  }
+  return "pcg";
+}
+
+std::string preconditionerName(PcgSettings::Preconditioner p) {
+  switch (p) {
+    case PcgSettings::Preconditioner::Auto: return "auto";
+    case PcgSettings::Preconditioner::BlockJacobi: return "block_jacobi";
+    case PcgSettings::Preconditioner::Multigrid: return "multigrid";
+  }
+  return "auto";
+}
+
 // Keys absent from an inline material take the value of its `preset`, or else the built-in default (cotton).
 config::Field materialObjectSchema() {
   return object("material", {
       string("preset", "Preset whose values the keys given here override (conf/materials/<name>.json).")
           .isOptional().withExample("denim"),
-      number("density", "Area density of the fabric. Default 0.15 (cotton).").inUnit("kg/m^2").atLeast(0, true)
+      number("density", "Area density of the fabric. Default " + shortNumber(kMaterial.density) + " (cotton).").inUnit("kg/m^2").atLeast(0, true)
           .isOptional(),
-      number("stretch", "In-plane stiffness along warp and weft (material u and v axes). Default 2000 (cotton).")
+      number("stretch", "In-plane stiffness along warp and weft (material u and v axes). Default " + shortNumber(kMaterial.stretch) + " (cotton).")
           .inUnit("N/m").atLeast(0).isOptional(),
-      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default 200 (cotton).").inUnit("N/m")
+      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default " + shortNumber(kMaterial.shear) + " (cotton).").inUnit("N/m")
           .atLeast(0).isOptional(),
-      number("bending", "Bending stiffness (moment per length per curvature). Default 5e-6 (cotton).")
+      number("bending", "Bending stiffness (moment per length per curvature). Default " + shortNumber(kMaterial.bending) + " (cotton).")
           .inUnit("N*m").atLeast(0).isOptional(),
       number("damping", "Stiffness-proportional damping time: damping force = damping x stiffness x velocity "
-                        "difference. Default 0.002 (cotton).").inUnit("s").atLeast(0).isOptional(),
+                        "difference. Default " + shortNumber(kMaterial.damping) + " (cotton).").inUnit("s").atLeast(0).isOptional(),
   }, "The fabric's physical parameters.");
 }
 

@@ -14,22 +14,10 @@
 #include <vector>
 
 #include "dynamics/implicit_system.h"
+#include "dynamics/params.h"
 #include "dynamics/solver_cache.h"
 
 namespace adacloth {
-
-struct PcgSettings {
-  enum class Preconditioner {
-    Auto,         // BlockJacobi below multigridMinNodes free nodes, Multigrid from there on
-    BlockJacobi,  // Kang and Cho's per-node blocks W_i^-1
-    Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h)
-  };
-  double tolerance = 1e-3;  // stop when |b - A dv| <= tolerance |b| over the free nodes (1)
-  int maxIterations = 1000; // stop here whatever the residual
-  Preconditioner preconditioner = Preconditioner::Auto;
-  int multigridMinNodes = 30000;  // Auto: free nodes from which the multigrid pays for its set-up
-  bool warmStart = true;    // start from the last steps' dv (dynamics/warm_start.h), else from h f_ext / m
-};
 
 struct SolveReport {
   int iterations = 0;     // iterations (CG) or sweeps (Kang-Cho) done

@@ -29,7 +29,7 @@ void oppositeCorner(const Mesh& mesh, int f, int e, int a, double& t, double& h)
 
 // Stretch pairs: one per mesh edge, rest length and direction from the first face's material coordinates, area from
 // both faces.
-void addStretchPairs(DynamicsState& state, const Mesh& mesh, const MaterialSpec& material) {
+void addStretchPairs(DynamicsState& state, const Mesh& mesh, const MaterialParams& material) {
   const int ne = int(mesh.edges.size());
   state.pairs.assign(ne, SpringPair{});
   std::vector<double> area(ne, 0.0);
@@ -77,7 +77,7 @@ int pairIndex(DynamicsState& state, const Mesh& mesh, int a, int b, std::unorder
 // dihedral angle for a small fold (K_c = 1/h_c, K_d = 1/h_d, K_a and K_b from sum K = 0 and sum K u = 0). Energy
 // 0.5 k |s|^2 with k = bending * |e|^2 / (A_1 + A_2), so a uniform bend of curvature kappa costs about
 // 0.5 bending kappa^2 per unit area at any resolution. Its Hessian is constant, -k K K^T (x) I: pair couplings.
-void addBendingPairs(DynamicsState& state, const Mesh& mesh, const MaterialSpec& material) {
+void addBendingPairs(DynamicsState& state, const Mesh& mesh, const MaterialParams& material) {
   if (material.bending <= 0) return;
   std::unordered_map<long long, int> diagonals;
   for (size_t e = 0; e < mesh.edges.size(); ++e) {
@@ -120,13 +120,13 @@ void buildIncidence(DynamicsState& state, size_t nodeCount) {
 
 }  // namespace
 
-double edgeStretchStiffness(const MaterialSpec& material, const Vec2& dir, double adjacentArea, double length) {
+double edgeStretchStiffness(const MaterialParams& material, const Vec2& dir, double adjacentArea, double length) {
   double s2 = 2 * dir.x() * dir.y();  // sin(2 angle to the warp axis)
   double w = s2 * s2;
   return ((1 - w) * material.stretch + w * material.shear) * adjacentArea / (length * length);
 }
 
-void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialSpec& material) {
+void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& material) {
   mesh.computeMasses(material.density);
   state.pairs.clear();
   addStretchPairs(state, mesh, material);

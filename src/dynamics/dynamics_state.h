@@ -4,7 +4,7 @@
 // of the mesh call rebuildDynamics(), and after a remesh first remapHandles() with the remesher's node map.
 #include <vector>
 
-#include "config/shot.h"
+#include "dynamics/params.h"
 #include "dynamics/handles.h"
 #include "dynamics/solver_cache.h"
 #include "mesh/mesh.h"
@@ -36,12 +36,12 @@ struct DynamicsState {
 
 // Rebuilds everything derived from the mesh: lumped masses (density x area), stretch and bending pairs, incidence.
 // Handles are kept (remap them first after a topology change). Call after any change of the mesh.
-void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialSpec& material);
+void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& material);
 
 // Stretch stiffness of an edge (N/m) with unit material-space direction `dir` and rest `length` (m): `stretch`
 // along warp or weft (u, v axes), `shear` at 45 degrees, blended by sin^2(2 angle), scaled by (sum of the adjacent
 // faces' areas, m^2) / length^2 so that the sheet's in-plane modulus, not the spring constant, is what the
 // material fixes (a regular grid then has modulus stretch + shear / 4 along warp and weft at any cell size).
-double edgeStretchStiffness(const MaterialSpec& material, const Vec2& dir, double adjacentArea, double length);
+double edgeStretchStiffness(const MaterialParams& material, const Vec2& dir, double adjacentArea, double length);
 
 }  // namespace adacloth

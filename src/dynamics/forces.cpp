@@ -3,7 +3,7 @@
 namespace adacloth {
 namespace {
 
-Vec3 faceWindForce(const Mesh& mesh, int f, const WindSpec& wind) {
+Vec3 faceWindForce(const Mesh& mesh, int f, const WindParams& wind) {
   Tri n = mesh.faceNodes(f);
   const Vec3 &x0 = mesh.nodes[n[0]].x, &x1 = mesh.nodes[n[1]].x, &x2 = mesh.nodes[n[2]].x;
   Vec3 cross = (x1 - x0).cross(x2 - x0);
@@ -36,7 +36,7 @@ void addGravity(const Mesh& mesh, const Vec3& gravity, std::vector<Vec3>& force)
   for (int i = 0; i < n; ++i) force[i] += mesh.nodes[i].mass * gravity;
 }
 
-void addWind(const Mesh& mesh, const WindSpec& wind, std::vector<Vec3>& force) {
+void addWind(const Mesh& mesh, const WindParams& wind, std::vector<Vec3>& force) {
   if (wind.density <= 0 || (wind.drag <= 0 && wind.lift <= 0)) return;
   const int nf = int(mesh.faces.size()), n = int(mesh.nodes.size());
   std::vector<Vec3> faceForce(nf);

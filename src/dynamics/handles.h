@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "config/shot.h"
+#include "dynamics/params.h"
 #include "mesh/mesh.h"
 
 namespace adacloth {

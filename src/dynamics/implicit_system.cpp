@@ -37,7 +37,7 @@ Vec3 offDiagonalProduct(const ImplicitSystem& sys, const DynamicsState& state, c
 
 }  // namespace
 
-ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialSpec& material,
+ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialParams& material,
                               const std::vector<Vec3>& external, std::vector<char> fixed, std::vector<Vec3> fixedDv,
                               double h) {
   ImplicitSystem sys;
@@ -48,7 +48,7 @@ ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, cons
 }
 
 void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state,
-                        const MaterialSpec& material, const std::vector<Vec3>& external, double h) {
+                        const MaterialParams& material, const std::vector<Vec3>& external, double h) {
   sys.h = h;
   sys.c = h * (h + material.damping);
   const int np = int(state.pairs.size()), n = int(mesh.nodes.size());

@@ -1,5 +1,5 @@
 #pragma once
-// The linearized backward-Euler system of one step (NOTES §5, Kang and Cho eq. 9-16), in per-node 3x3 blocks:
+// The linearized backward-Euler system of one step (docs/design.md §5, Kang and Cho eq. 9-16), in per-node 3x3 blocks:
 //   W_i dv_i - c sum_j J_ij dv_j = h f~_i        for every free node i,
 //   dv_i = prescribed                            for every node held by a handle,
 // with J_ij = stretchK n n^T + bendK I (Kang-Cho's approximate spring Jacobian, plus the constant bending Hessian),
@@ -25,14 +25,14 @@ struct ImplicitSystem {
 
 // Assembles the system at the mesh's current x, v. `external` are forces not in the Jacobian (gravity, wind; N);
 // `fixedDv` is used where `fixed` is 1.
-ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialSpec& material,
+ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialParams& material,
                               const std::vector<Vec3>& external, std::vector<char> fixed, std::vector<Vec3> fixedDv,
                               double h);
 // The same into an existing system, reusing its storage (a step then allocates nothing when the size is unchanged:
 // fresh buffers of 100+ MB per step would cost more in page faults than the step itself at 200k nodes).
 // `sys.fixed` and `sys.fixedDv` must already be set.
 void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state,
-                        const MaterialSpec& material, const std::vector<Vec3>& external, double h);
+                        const MaterialParams& material, const std::vector<Vec3>& external, double h);
 
 // Kang-Cho: `iterations` Jacobi updates dv_i = p_i + c W_i^-1 sum_j J_ij dv_j with p_i = W_i^-1 h f~_i, starting
 // from dv = p (iterations = 1 is the paper's one-iteration update, eq. 16; 0 returns p). O(nodes + pairs) per sweep.

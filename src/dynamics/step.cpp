@@ -13,22 +13,6 @@
 
 namespace adacloth {
 
-StepSettings stepSettingsOf(const Shot& shot) {
-  StepSettings settings;
-  settings.gravity = shot.gravity;
-  settings.wind = shot.wind;
-  settings.solver = shot.solver;
-  settings.pcg.tolerance = shot.solverTolerance;
-  settings.pcg.maxIterations = shot.solverMaxIterations;
-  using P = PcgSettings::Preconditioner;
-  settings.pcg.preconditioner = shot.solverPreconditioner == Shot::Preconditioner::BlockJacobi ? P::BlockJacobi
-                                : shot.solverPreconditioner == Shot::Preconditioner::Multigrid ? P::Multigrid
-                                                                                               : P::Auto;
-  settings.iterations = shot.iterations;
-  settings.cgTolerance = shot.cgTolerance;
-  return settings;
-}
-
 namespace {
 
 // The multigrid hierarchy for this step: kept from earlier steps while it fits the system's structure and still
@@ -61,7 +45,7 @@ bool usesMultigrid(const PcgSettings& pcg, const ImplicitSystem& sys) {
 std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const ImplicitSystem& sys,
                             const std::vector<Vec3>& external, const StepSettings& settings, SolveReport& report) {
   switch (settings.solver) {
-    case Shot::Solver::Pcg: {
+    case StepSolver::Pcg: {
       if (!settings.pcg.warmStart) state.solver.lastDv.clear(), state.solver.prevDv.clear();
       const std::vector<Vec3> guess = warmStartGuess(mesh, state, external, sys.h);
       Preconditioner precondition;
@@ -77,15 +61,15 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
       rememberDv(state, dv);
       return dv;
     }
-    case Shot::Solver::Direct: {
+    case StepSolver::Direct: {
       if (!state.solver.direct) state.solver.direct = std::make_shared<DirectSolver>();
       std::vector<Vec3> dv = state.solver.direct->solve(sys, state);
       report.residual = relativeResidual(sys, state, dv);
       return dv;
     }
-    case Shot::Solver::CG:
+    case StepSolver::CG:
       return solveConjugateGradient(sys, state, settings.cgTolerance, &report.iterations, &report.residual);
-    case Shot::Solver::KangCho:
+    case StepSolver::KangCho:
       break;
   }
   std::vector<Vec3> dv = solveKangCho(sys, state, settings.iterations);
@@ -96,8 +80,8 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
 
 }  // namespace
 
-SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings,
-                      double h) {
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material,
+                      const StrainLimitParams& strainLimit, const StepSettings& settings, double h) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -122,7 +106,7 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, 
   external.assign(n, Vec3::Zero());
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);
-  assembleSystemInto(sys, mesh, state, cloth.material, external, h);
+  assembleSystemInto(sys, mesh, state, material, external, h);
   SolveReport report;
   const std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
 #pragma omp parallel for schedule(static)
@@ -130,7 +114,7 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, 
     mesh.nodes[i].v += dv[i];
     mesh.nodes[i].x += h * mesh.nodes[i].v;
   }
-  if (cloth.strainLimit.enabled) limitStrain(mesh, state, cloth.strainLimit, held, h);
+  if (strainLimit.enabled) limitStrain(mesh, state, strainLimit, held, h);
   state.time = tNext;
   return report;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// One implicit time step of a cloth (NOTES §5): external forces, the linearized backward-Euler system (solved by
+// One implicit time step of a cloth (docs/design.md §5): external forces, the linearized backward-Euler system (solved by
 // block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
 // update), handles, strain limiting; and the blow-up guard.
 #include <optional>
@@ -8,24 +8,15 @@
 
 #include "dynamics/block_pcg.h"
 #include "dynamics/dynamics_state.h"
+#include "dynamics/params.h"
 
 namespace adacloth {
-
-struct StepSettings {
-  Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2
-  WindSpec wind;
-  Shot::Solver solver = Shot::Solver::Pcg;
-  PcgSettings pcg;            // solver pcg: stopping rule
-  int iterations = 1;         // solver kang_cho: Jacobi sweeps
-  double cgTolerance = 1e-8;  // solver cg: relative residual
-};
-
-StepSettings stepSettingsOf(const Shot& shot);
 
 // Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
 // end of the step. Returns the iterations (sweeps for kang_cho, 0 for direct) and the relative residual of the
 // linear solve.
-SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const ClothSpec& cloth, const StepSettings& settings, double h);
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material,
+                      const StrainLimitParams& strainLimit, const StepSettings& settings, double h);
 
 // The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
 // with the reason, or nothing when the state is sound.

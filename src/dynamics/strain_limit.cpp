@@ -6,7 +6,7 @@ namespace adacloth {
 namespace {
 
 // Correction moving node a of pair p (node b moves by the opposite times its own share), split by inverse mass.
-Vec3 pairCorrection(const Mesh& mesh, const SpringPair& p, const StrainLimitSpec& limit,
+Vec3 pairCorrection(const Mesh& mesh, const SpringPair& p, const StrainLimitParams& limit,
                     const std::vector<char>& held, double& shareA, double& shareB) {
   Vec3 d = mesh.nodes[p.b].x - mesh.nodes[p.a].x;
   double len = d.norm();
@@ -24,7 +24,7 @@ Vec3 pairCorrection(const Mesh& mesh, const SpringPair& p, const StrainLimitSpec
 
 }  // namespace
 
-void limitStrain(Mesh& mesh, const DynamicsState& state, const StrainLimitSpec& limit, const std::vector<char>& held,
+void limitStrain(Mesh& mesh, const DynamicsState& state, const StrainLimitParams& limit, const std::vector<char>& held,
                  double h) {
   // Gauss-Seidel in pair order: each correction sees the ones before it, so a limit propagates across the whole
   // sheet in a few passes (a Jacobi version needs about as many passes as the sheet is edges wide). Serial, hence

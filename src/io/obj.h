@@ -1,5 +1,5 @@
 #pragma once
-// Wavefront OBJ in and out. Convention (NOTES §1): `v` lines are node positions (m), `vt` lines are material
+// Wavefront OBJ in and out. Convention (docs/design.md §1): `v` lines are node positions (m), `vt` lines are material
 // coordinates (m), each face corner is `v/vt`. Several vt per v make a seam. Polygons are fan-triangulated.
 // A mesh without vt gets material coordinates from its positions projected on their best plane, which is only
 // valid for a single flat panel.

@@ -1,4 +1,4 @@
-#include "render/shot_output.h"
+#include "io/shot_output.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #pragma once
-// What `adacloth simulate` left in an output folder (NOTES §8), as `render` needs it: the resolved shot (fps,
+// What `adacloth simulate` left in an output folder (docs/design.md §8), as `render` needs it: the resolved shot (fps,
 // camera, cloth names), which frames exist, and the mesh files of a frame.
 #include <filesystem>
 #include <optional>

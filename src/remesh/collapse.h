@@ -1,5 +1,5 @@
 #pragma once
-// Edge collapse (NOTES §3): removes one end of an edge by merging it into the other, in material space.
+// Edge collapse (docs/design.md §3): removes one end of an edge by merging it into the other, in material space.
 #include "remesh/remesh.h"
 #include "remesh/remesh_state.h"
 

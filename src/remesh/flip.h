@@ -1,5 +1,5 @@
 #pragma once
-// Edge flip to the anisotropic Delaunay triangulation (NOTES §3).
+// Edge flip to the anisotropic Delaunay triangulation (docs/design.md §3).
 #include "remesh/remesh.h"
 #include "remesh/remesh_state.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Edge split (NOTES §3): a new node at the material-space midpoint of an edge, its world position and velocity
+// Edge split (docs/design.md §3): a new node at the material-space midpoint of an edge, its world position and velocity
 // interpolated there (the midpoint of the ends, since the map from material to world is linear on each face).
 #include "remesh/remesh_state.h"
 

@@ -17,7 +17,7 @@ class ProximityQuery {
  public:
   virtual ~ProximityQuery() = default;
   // The nearest obstacle's distance at world point x, or nothing when no obstacle lies within the range that the
-  // implementation considers "near" (about ten cloth thicknesses, NOTES §2).
+  // implementation considers "near" (about ten cloth thicknesses, docs/design.md §2).
   virtual std::optional<ProximitySample> query(const Vec3& x) const = 0;
 };
 

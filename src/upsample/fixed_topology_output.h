@@ -1,5 +1,5 @@
 #pragma once
-// Fixed-topology output of an adaptive simulation (NOTES §7, last paragraph; docs/upsampled-output.md). The
+// Fixed-topology output of an adaptive simulation (docs/design.md §7, last paragraph; docs/upsampled-output.md). The
 // operator's fine mesh is the output mesh: same vertices, `vt` and faces every frame. Each frame:
 //   1. sample the simulation at the operator's coarse material points -> p_c;
 //   2. upsample: p_up = op.apply(p_c, time);

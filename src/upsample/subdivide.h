@@ -1,6 +1,6 @@
 #pragma once
 // Uniform 1-to-4 midpoint subdivision of a cloth mesh, in material and world space, and the two linear maps over
-// nodes that predict the fine mesh from a deformed coarse one (NOTES §7):
+// nodes that predict the fine mesh from a deformed coarse one (docs/design.md §7):
 //   - `midpoint` (the barycentric map B of seed 000): each new node at the middle of its edge, repeated;
 //   - `loop`: Loop subdivision (boundary edges use the boundary rules; seam edges are interior, since nodes are
 //     shared across a seam).

@@ -1,5 +1,5 @@
 #pragma once
-// Learning the linear upsampling operator U with harmonic regularization (seed 000 §3, NOTES §7).
+// Learning the linear upsampling operator U with harmonic regularization (seed 000 §3, docs/design.md §7).
 //
 // With Q the lowest K fine-mesh harmonics (A-orthonormal, A the lumped node area), U = Q Uh and each row n of Uh
 // solves   min |Uh_n P_c - (Q^T A P_f)_n|^2 + gamma_n^2 |Uh_n|^2   subject to   Uh_n 1 = (Q^T A 1)_n,

@@ -1,5 +1,5 @@
 #pragma once
-// A learned upsampling operator (NOTES §7, Kavan et al. 2011): fine node positions p_f = U p_c (+ oscillatory
+// A learned upsampling operator (docs/design.md §7, Kavan et al. 2011): fine node positions p_f = U p_c (+ oscillatory
 // modes) from the positions of a coarse mesh, over a fixed pair of meshes that share one material space. The fine
 // mesh is also the fixed-topology output mesh of an adaptive simulation (fixed_topology_output.h).
 #include <array>

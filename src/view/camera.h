@@ -1,7 +1,7 @@
 #pragma once
 // A perspective camera at one instant: where it is, where it looks, its lens and its image. This is what a camera
 // path (camera_path.h) evaluates to, and it carries the math that rendering and view-dependent refinement
-// (NOTES §4) need: view / projection matrices, world -> pixel projection with depth, the Jacobian of that
+// (docs/design.md §4) need: view / projection matrices, world -> pixel projection with depth, the Jacobian of that
 // projection, the frustum planes and the front-facing test.
 //
 // Conventions: right-handed world, the camera looks along `forward` with `up` on screen pointing up. Pixel
@@ -52,13 +52,13 @@ struct Camera {
   Vec3 project(const Vec3& x) const;
   // 2x3 Jacobian of the pixel coordinates of project() with respect to the world point (pixels per m).
   Mat23 pixelJacobian(const Vec3& x) const;
-  // The same in screen units where the image height is 1 (NOTES §4: S = P dx/du): pixelJacobian / height.
+  // The same in screen units where the image height is 1 (docs/design.md §4: S = P dx/du): pixelJacobian / height.
   Mat23 screenJacobian(const Vec3& x) const { return pixelJacobian(x) / height; }
 
   // The six planes of the view frustum (indexed by FrustumSide), normals pointing outwards.
   std::array<Plane, 6> frustumPlanes() const;
   // Largest signed distance to the six planes (m): <= 0 inside the frustum, and outside a fine approximation of
-  // the distance to it (NOTES §4.2).
+  // the distance to it (docs/design.md §4.2).
   double frustumDistance(const Vec3& x) const;
   bool inFrustum(const Vec3& x) const { return frustumDistance(x) <= 0.0; }
 

@@ -1,5 +1,5 @@
 #pragma once
-// A camera path (cameras/*.json, NOTES §8): image size, keyframes of look-at cameras, and how to interpolate
+// A camera path (cameras/*.json, docs/design.md §8): image size, keyframes of look-at cameras, and how to interpolate
 // between them. Evaluated at any time t it gives a Camera (camera.h).
 //
 // Segments: a keyframe flagged `cut` starts a new segment. Nothing is interpolated across a cut: up to the cut
@@ -11,17 +11,12 @@
 // where it meets the holds before the first keyframe, after the last one and before a cut); fov, near and far ease
 // between keyframes (smoothstep, C1, no overshoot). The up vector is interpolated and re-orthogonalised to the view
 // direction in both modes.
-#include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "config/schema.h"
 #include "view/camera.h"
 
 namespace adacloth {
-
-struct Shot;
 
 struct CameraKeyframe {
   double time = 0.0;                   // s
@@ -46,19 +41,5 @@ struct CameraPath {
   double startTime() const { return keyframes.front().time; }
   double endTime() const { return keyframes.back().time; }
 };
-
-// The schema of a camera path file (docs/camera-format.md is generated from it: `adacloth render --camera-schema`).
-const config::Field& cameraPathSchema();
-
-// Reads and validates a camera path. Every problem is an InputError "<file>: <json pointer>: <what>": schema
-// errors (types, unknown keys, fov outside (0, 180), near <= 0, sizes <= 0, no keyframe) and the checks the schema
-// cannot express (near < far, eye != target, up not parallel to the view direction, times strictly increasing).
-CameraPath loadCameraPath(const std::filesystem::path& file);
-// The same from text; `file` names it in messages and relative paths resolve against its folder.
-CameraPath parseCameraPath(const std::string& text, const std::filesystem::path& file);
-
-// The camera path a shot names (its "camera" key), loaded and validated, or nothing when the shot has none.
-// A camera file that does not exist is an InputError naming the shot and /camera.
-std::optional<CameraPath> loadShotCamera(const Shot& shot);
 
 }  // namespace adacloth

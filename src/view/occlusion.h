@@ -1,5 +1,5 @@
 #pragma once
-// Occlusion for view-dependent refinement (beyond the paper, NOTES §4 "occlusion"): a low-resolution depth pre-pass
+// Occlusion for view-dependent refinement (beyond the paper, docs/design.md §4 "occlusion"): a low-resolution depth pre-pass
 // of everything that can hide cloth (obstacles and every cloth, the refined one included) from a camera, and the
 // distance by which a point lies behind what the camera sees there.
 //

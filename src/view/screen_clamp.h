@@ -1,5 +1,5 @@
 #pragma once
-// The screen-space clamp of NOTES §4.4: a visible face is never refined below `minPixels` on screen.
+// The screen-space clamp of docs/design.md §4.4: a visible face is never refined below `minPixels` on screen.
 //
 // S (2x2) maps material-space vectors (m) to screen-space vectors (screen height = 1): S = P (dx/du), P the 2x3
 // screen Jacobian of the camera at the face's centroid. The metric in screen space is M_ss = S^-T M S^-1; its

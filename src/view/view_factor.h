@@ -1,8 +1,8 @@
 #pragma once
-// The view factor F of a face (NOTES §4): how much the camera cares about it, 1 for faces in view, down to f_out
+// The view factor F of a face (docs/design.md §4): how much the camera cares about it, 1 for faces in view, down to f_out
 // for faces it cannot see. Face sizing is later scaled by F^2.
 //
-// This is only step 1 of NOTES §4 ("basic visibility"): F = 1 for a face whose centroid is inside the frustum and
+// This is only step 1 of docs/design.md §4 ("basic visibility"): F = 1 for a face whose centroid is inside the frustum and
 // that is front-facing, f_out otherwise. `adacloth render --color view` draws this basic factor.
 //
 // The simulation uses the full field instead (view_factor_field.h, docs/view-dependent.md), which differs in three

@@ -11,7 +11,7 @@ double anticipationWeight(int i, int fullFrames, int windowFrames) {
   return std::max(0.0, 1.0 - double(k - fullFrames) / windowFrames);
 }
 
-ViewWindow makeViewWindow(const CameraPath& path, double t, double frameTime, const ViewSpec& spec) {
+ViewWindow makeViewWindow(const CameraPath& path, double t, double frameTime, const ViewParams& spec) {
   ViewWindow w;
   const int m = spec.anticipationFrames;
   // Sample times are nudged 1e-6 frames later: a cut keyed on a frame's time then counts for that frame even when
@@ -52,13 +52,13 @@ const DepthMap* depthMapOf(const ViewWindow& window, int i) {
   return window.depthMaps.empty() ? nullptr : &window.depthMaps[window.depthMapIndex[i]];
 }
 
-bool hiddenBackFace(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec) {
+bool hiddenBackFace(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   return spec.backface && !camera.isFrontFacing((a + b + c) / 3.0, (b - a).cross(c - a));
 }
 
 // F2 with the camera's frustum planes given.
 double smoothedViewFactor(const Camera& camera, const std::array<Plane, 6>& planes, const DepthMap* depth,
-                          const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec) {
+                          const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   const double d = faceFrustumDistance(planes, a, b, c, depth);
   const double delta = spec.margin > 0 ? std::clamp(d / spec.margin, 0.0, 1.0) : (d > 0 ? 1.0 : 0.0);
   const double fb = hiddenBackFace(camera, a, b, c, spec) ? spec.fOut : 1.0;
@@ -67,7 +67,7 @@ double smoothedViewFactor(const Camera& camera, const std::array<Plane, 6>& plan
 
 }  // namespace
 
-double smoothedViewFactor(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec) {
+double smoothedViewFactor(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   return smoothedViewFactor(camera, camera.frustumPlanes(), nullptr, a, b, c, spec);
 }
 
@@ -94,17 +94,17 @@ void addOcclusion(ViewWindow& window, const Occluders& occluders) {
     window.depthMaps[k] = renderDepthMap(window.cameras[distinct[k]], occluders);
 }
 
-bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec) {
+bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   const Camera& camera = window.cameras[window.current];
   return faceFrustumDistance(window.planes[window.current], a, b, c, depthMapOf(window, window.current)) <= 0.0 &&
          !hiddenBackFace(camera, a, b, c, spec);
 }
 
-bool faceInView(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec) {
+bool faceInView(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   return faceFrustumDistance(camera.frustumPlanes(), a, b, c) <= 0.0 && !hiddenBackFace(camera, a, b, c, spec);
 }
 
-ViewFactorField viewFactorField(const Mesh& mesh, const ViewWindow& window, const ViewSpec& spec) {
+ViewFactorField viewFactorField(const Mesh& mesh, const ViewWindow& window, const ViewParams& spec) {
   const int nf = int(mesh.faces.size());
   ViewFactorField field{std::vector<double>(nf, spec.fOut), std::vector<int>(nf, window.current)};
 #pragma omp parallel for schedule(static)

@@ -1,5 +1,5 @@
 #pragma once
-// The full view factor field of NOTES §4 (steps 1-3): per face F3' in [f_out, 1], the factor its sizing tensor is
+// The full view factor field of docs/design.md §4 (steps 1-3): per face F3' in [f_out, 1], the factor its sizing tensor is
 // scaled by (M_vd = F^2 M).
 //
 //   F2 (one camera): d = signed distance of the face to the frustum (the smallest over its three nodes of
@@ -15,7 +15,7 @@
 // This differs from basicViewFactor (view_factor.h, step 1 only), which `render --color view` draws.
 #include <vector>
 
-#include "config/shot.h"
+#include "view/params.h"
 #include "mesh/mesh.h"
 #include "view/camera_path.h"
 #include "view/occlusion.h"
@@ -33,24 +33,24 @@ struct ViewWindow {
   std::vector<int> depthMapIndex;
 };
 
-// Weight of the camera i frames away (NOTES §4.3): 1 for |i| <= n, then 1 - (|i| - n) / m_t.
+// Weight of the camera i frames away (docs/design.md §4.3): 1 for |i| <= n, then 1 - (|i| - n) / m_t.
 double anticipationWeight(int i, int fullFrames, int windowFrames);
 
 // The window of `spec` around time t (s) on `path`, one camera per frame of length frameTime (s).
-ViewWindow makeViewWindow(const CameraPath& path, double t, double frameTime, const ViewSpec& spec);
+ViewWindow makeViewWindow(const CameraPath& path, double t, double frameTime, const ViewParams& spec);
 
 // Renders a depth map of the occluders for every camera of the window: from then on a node hidden behind a surface
 // counts as outside the view by the distance it lies behind it (occlusion.h), with the same margin and anticipation.
 void addOcclusion(ViewWindow& window, const Occluders& occluders);
 
 // F2 of a face with nodes a, b, c (world, m; counter-clockwise seen from the front) against one camera.
-double smoothedViewFactor(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec);
+double smoothedViewFactor(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec);
 
 // Whether the face is seen at all by the camera: it reaches into the frustum and, with back-face coarsening on, faces
 // the camera (F2 = 1 exactly). This is what stats.jsonl counts as `visible_faces`.
-bool faceInView(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec);
+bool faceInView(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec);
 // The same against the window's current camera, with its occlusion when the window has depth maps.
-bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Vec3& c, const ViewSpec& spec);
+bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec);
 
 struct ViewFactorField {
   std::vector<double> factor;  // F3' per face
@@ -58,6 +58,6 @@ struct ViewFactorField {
 };
 
 // F3' of every face of the mesh over the window. Parallel over faces, each writing its own slot.
-ViewFactorField viewFactorField(const Mesh& mesh, const ViewWindow& window, const ViewSpec& spec);
+ViewFactorField viewFactorField(const Mesh& mesh, const ViewWindow& window, const ViewParams& spec);
 
 }  // namespace adacloth

@@ -18,7 +18,7 @@ bool beyondNearPlane(const Mesh& mesh, int f, const Camera& camera) {
 }  // namespace
 
 void applyViewToFaceSizing(const Mesh& mesh, std::vector<Mat2>& faceSizing, const ViewFactorField& field,
-                           const ViewWindow& window, const ViewSpec& spec) {
+                           const ViewWindow& window, const ViewParams& spec) {
 #pragma omp parallel for schedule(static)
   for (int f = 0; f < int(faceSizing.size()); ++f) {
     const double F = field.factor[f];
@@ -57,7 +57,7 @@ std::vector<Mat2> silhouetteVertexSizing(const Mesh& mesh, const std::vector<Mat
   return out;
 }
 
-ViewStats measureView(const Mesh& mesh, const ViewWindow& window, const ViewSpec& spec) {
+ViewStats measureView(const Mesh& mesh, const ViewWindow& window, const ViewParams& spec) {
   const ViewFactorField field = viewFactorField(mesh, window, spec);
   ViewStats stats;
   double sum = 0.0;  // in face order: deterministic at any thread count

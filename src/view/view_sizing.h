@@ -1,11 +1,11 @@
 #pragma once
-// View-dependent sizing of one cloth (NOTES §4), the steps that slot into the sizing pipeline of
+// View-dependent sizing of one cloth (docs/design.md §4), the steps that slot into the sizing pipeline of
 // src/sizing/sizing_field.h:
 //   rawFaceSizing -> applyViewToFaceSizing (F^2 scaling, screen-space clamp) -> clampFaceSizing (hard limits)
 //   -> silhouetteVertexSizing (instead of vertexSizing) -> remesh.
 #include <vector>
 
-#include "config/shot.h"
+#include "view/params.h"
 #include "mesh/mesh.h"
 #include "view/view_factor_field.h"
 
@@ -21,16 +21,16 @@ struct ViewStats {
 // window that gave the face its factor (so a face refined ahead of a jump cut is clamped for the camera that will
 // see it), for faces wholly beyond that camera's near plane. `minPixels` at the camera's image height.
 void applyViewToFaceSizing(const Mesh& mesh, std::vector<Mat2>& faceSizing, const ViewFactorField& field,
-                           const ViewWindow& window, const ViewSpec& spec);
+                           const ViewWindow& window, const ViewParams& spec);
 
 // Per-vert tensors: the material-area-weighted average of the vert's faces (as vertexSizing), except where the view
 // factor jumps across the vert (max - min of F over its faces > threshold, the discrete |dF/du| x edge length of
-// NOTES §4.6): there the tensor max of its faces, which keeps the finer side's resolution along silhouettes and the
+// docs/design.md §4.6): there the tensor max of its faces, which keeps the finer side's resolution along silhouettes and the
 // frustum border.
 std::vector<Mat2> silhouetteVertexSizing(const Mesh& mesh, const std::vector<Mat2>& faceSizing,
                                          const std::vector<double>& factor, double threshold);
 
 // Statistics of the mesh as it is now against the current camera of the window.
-ViewStats measureView(const Mesh& mesh, const ViewWindow& window, const ViewSpec& spec);
+ViewStats measureView(const Mesh& mesh, const ViewWindow& window, const ViewParams& spec);
 
 }  // namespace adacloth

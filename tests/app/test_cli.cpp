@@ -88,8 +88,24 @@ TEST_CASE("simulate writes the output layout", "[app]") {
     CHECK(j["frame"] == lines);
     CHECK(j["cloths"][0]["name"] == "sheet");
     CHECK(j["cloths"][0]["faces"] == 32);
-    for (const char* phase : {"total", "sizing", "remesh", "physics", "collision", "io"})
-      CHECK(j["wall_ms"].contains(phase));
+    // Every phase is timed once: they add up to no more than the frame's total.
+    double phases = 0;
+    for (const char* phase : {"physics", "collision", "occlusion", "sizing", "remesh", "checks", "io", "upsample",
+                              "measure"}) {
+      REQUIRE(j["wall_ms"].contains(phase));
+      CHECK(j["wall_ms"][phase].get<double>() >= 0);
+      phases += j["wall_ms"][phase].get<double>();
+    }
+    CHECK(phases <= j["wall_ms"]["total"].get<double>() * (1 + 1e-9));
+    CHECK(j["wall_ms"].size() == 10);
+    // Work counters: the collision phase ran once per step (4 per frame, none at frame 0).
+    CHECK(j["collision"]["steps"] == (lines == 0 ? 0 : 4));
+    CHECK(j["collision"]["unresolved"] == 0);
+    for (const char* counter : {"ccd_passes", "ccd_tests", "impacts", "impact_zones", "zone_passes",
+                                "unresolved_steps"})
+      CHECK(j["collision"].contains(counter));
+    CHECK(j["collision"]["ccd_passes"].get<int>() >= j["collision"]["steps"].get<int>());
+    for (const char* counter : {"splits", "flips", "collapses"}) CHECK(j["cloths"][0][counter] == 0);  // fixed mesh
     ++lines;
   }
   CHECK(lines == 3);

@@ -15,7 +15,7 @@ namespace {
 struct Sheet {
   Mesh mesh;
   DynamicsState state;
-  MaterialSpec material;
+  MaterialParams material;
 };
 
 Sheet flatSheet() {

@@ -21,7 +21,7 @@ Vec3 total(const std::vector<Vec3>& f) {
 
 TEST_CASE("wind drag on a still sheet facing the flow is 0.5 rho C_d A v^2 along the flow", "[dynamics]") {
   Mesh mesh = makeGrid(2, 1, 4, 2);  // 2 m^2 in the XY plane, normal +Z
-  WindSpec wind;
+  WindParams wind;
   wind.velocity = Vec3(0, 0, -5);
   wind.density = 1.2;
   wind.drag = 1.1;
@@ -38,7 +38,7 @@ TEST_CASE("wind drag on a still sheet facing the flow is 0.5 rho C_d A v^2 along
 
 TEST_CASE("lift acts across the flow, towards the side the flow pushes", "[dynamics]") {
   Mesh mesh = makeGrid(1, 1, 2, 2);  // normal +Z
-  WindSpec wind;
+  WindParams wind;
   wind.velocity = Vec3(4, 0, 4);  // 45 degrees: pushes the sheet towards +Z
   wind.drag = 0;
   wind.lift = 1.0;
@@ -54,7 +54,7 @@ TEST_CASE("lift acts across the flow, towards the side the flow pushes", "[dynam
 TEST_CASE("gravity is mass times g", "[dynamics]") {
   Mesh mesh = makeGrid(1, 1, 3, 3);
   DynamicsState state;
-  MaterialSpec m;
+  MaterialParams m;
   m.density = 0.2;
   rebuildDynamics(state, mesh, m);
   std::vector<Vec3> force(mesh.nodes.size(), Vec3::Zero());

@@ -14,7 +14,7 @@ namespace {
 struct SmallSystem {
   Mesh mesh;
   DynamicsState state;
-  MaterialSpec material;
+  MaterialParams material;
 };
 
 // A 6x6-cell sheet, stretched by 5 % along x, with a smooth velocity field and the first row held still.

@@ -15,7 +15,7 @@ namespace {
 double stretchEnergy(int cells, double factor) {
   Mesh mesh = makeGrid(1, 1, cells, cells);
   DynamicsState state;
-  MaterialSpec m;
+  MaterialParams m;
   rebuildDynamics(state, mesh, m);
   for (Node& n : mesh.nodes) n.x.x() *= factor;
   double e = 0;
@@ -43,14 +43,14 @@ TEST_CASE("a stretched sheet stores the same energy at any resolution", "[dynami
   CHECK(coarse > 0);
   CHECK(fine == Approx(coarse).epsilon(1e-3));
   // Modulus along warp = stretch + shear / 4 (see edgeStretchStiffness): 0.5 E eps^2 A with A = 1 m^2.
-  MaterialSpec m;
+  MaterialParams m;
   CHECK(coarse == Approx(0.5 * (m.stretch + m.shear / 4) * 1e-4).epsilon(0.02));
 }
 
 TEST_CASE("masses are area density times area", "[dynamics]") {
   Mesh mesh = makeGrid(2, 1, 10, 5);
   DynamicsState state;
-  MaterialSpec m;
+  MaterialParams m;
   m.density = 0.3;
   rebuildDynamics(state, mesh, m);
   double total = 0;
@@ -61,7 +61,7 @@ TEST_CASE("masses are area density times area", "[dynamics]") {
 TEST_CASE("bending forces vanish on any flat placement and resist folding", "[dynamics]") {
   Mesh mesh = makeGrid(1, 1, 4, 4);
   DynamicsState state;
-  MaterialSpec m;
+  MaterialParams m;
   m.stretch = m.shear = 0;
   m.bending = 1e-3;
   rebuildDynamics(state, mesh, m);
@@ -92,7 +92,7 @@ TEST_CASE("materials come from presets, inline keys override them", "[dynamics]"
   // No material: the built-in defaults, which are cotton's preset.
   Shot cotton = parseShot(R"({"cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}, "material": "cotton"}]})",
                           "conf/s.json");
-  const MaterialSpec &d = shot.cloths[2].material, &c = cotton.cloths[0].material;
+  const MaterialParams &d = shot.cloths[2].material, &c = cotton.cloths[0].material;
   CHECK(d.density == c.density);
   CHECK(d.stretch == c.stretch);
   CHECK(d.shear == c.shear);

@@ -14,10 +14,10 @@ namespace {
 
 using Sheet = assets::HeldSheet;
 
-Sheet makeSheet(int cells, const MaterialSpec& material) { return assets::makeHeldSheet(cells, material); }
+Sheet makeSheet(int cells, const MaterialParams& material) { return assets::makeHeldSheet(cells, material); }
 
-MaterialSpec denimLike() {
-  MaterialSpec m;
+MaterialParams denimLike() {
+  MaterialParams m;
   m.density = 0.4;
   m.stretch = 8000;
   m.shear = 1200;
@@ -37,7 +37,7 @@ TEST_CASE("a stiff sheet stays finite with kinetic energy bounded at one step pe
   const double bound = mass * 9.81 * 1.5;
   double peak = 0;
   for (int frame = 1; frame <= 300; ++frame) {
-    stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 24);
+    stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, 1.0 / 24);
     auto bad = findBadNode(s.mesh, 100.0);
     INFO("frame " << frame);
     REQUIRE_FALSE(bad.has_value());
@@ -48,11 +48,11 @@ TEST_CASE("a stiff sheet stays finite with kinetic energy bounded at one step pe
 }
 
 TEST_CASE("held nodes follow their keyframed motion exactly", "[dynamics]") {
-  MaterialSpec cotton;
+  MaterialParams cotton;
   Sheet s = makeSheet(8, cotton);
   s.state.handles[0].spec.motion = {{0.0, Vec3::Zero()}, {1.0, Vec3(0, 0.5, 0)}};
   StepSettings settings;
-  for (int k = 0; k < 12; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 24);
+  for (int k = 0; k < 12; ++k) stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, 1.0 / 24);
   for (size_t k = 0; k < s.state.handles[0].nodes.size(); ++k) {
     Vec3 expected = s.state.handles[0].anchors[k] + Vec3(0, 0.25, 0);
     CHECK((s.mesh.nodes[s.state.handles[0].nodes[k]].x - expected).norm() < 1e-12);
@@ -60,16 +60,16 @@ TEST_CASE("held nodes follow their keyframed motion exactly", "[dynamics]") {
 }
 
 TEST_CASE("strain limiting keeps edges within the limits", "[dynamics]") {
-  MaterialSpec soft;
+  MaterialParams soft;
   soft.stretch = 20;
   soft.shear = 2;
   Sheet s = makeSheet(8, soft);
   StepSettings settings;
-  for (int k = 0; k < 48; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96);
+  for (int k = 0; k < 48; ++k) stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, 1.0 / 96);
   const double unlimited = maxStretchRatio(s.mesh, s.state);
   Sheet limited = makeSheet(8, soft);
-  limited.cloth.strainLimit = {true, 0.9, 1.1, 20};
-  for (int k = 0; k < 48; ++k) stepCloth(limited.mesh, limited.state, limited.cloth, settings, 1.0 / 96);
+  limited.strainLimit = {true, 0.9, 1.1, 20};
+  for (int k = 0; k < 48; ++k) stepCloth(limited.mesh, limited.state, limited.material, limited.strainLimit, settings, 1.0 / 96);
   INFO("unlimited " << unlimited);
   CHECK(unlimited > 1.2);
   CHECK(maxStretchRatio(limited.mesh, limited.state) < 1.12);
@@ -93,9 +93,9 @@ namespace {
 // Mean fall (m) of an unpinned 32 x 32 cotton sheet (3 cm cells) without air after 0.5 s at h = 1/96 s.
 double freeFall(StepSettings settings) {
   settings.wind.density = 0;  // no air: nothing but gravity acts on the sheet as a whole
-  Sheet s = makeSheet(32, MaterialSpec());
+  Sheet s = makeSheet(32, MaterialParams());
   s.state.handles.clear();
-  for (int k = 0; k < 48; ++k) stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96);
+  for (int k = 0; k < 48; ++k) stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, 1.0 / 96);
   double y = 0;
   for (const Node& n : s.mesh.nodes) y += n.x.y();
   return -y / double(s.mesh.nodes.size());
@@ -106,7 +106,7 @@ double freeFall(StepSettings settings) {
 TEST_CASE("a free sheet falls at g under every converging solver, and slower under one kang_cho sweep",
           "[dynamics]") {
   StepSettings direct;
-  direct.solver = Shot::Solver::Direct;
+  direct.solver = StepSolver::Direct;
   const double reference = freeFall(direct);
   // Backward Euler's free fall: x_n = g h^2 n (n + 1) / 2, 1.252 m after 48 steps.
   CHECK(reference == Approx(9.81 * 48 * 49 / 2.0 / (96.0 * 96.0)).epsilon(1e-3));
@@ -116,24 +116,24 @@ TEST_CASE("a free sheet falls at g under every converging solver, and slower und
     CHECK(freeFall(pcg) == Approx(reference).epsilon(0.005));
   }
   StepSettings cg;
-  cg.solver = Shot::Solver::CG;
+  cg.solver = StepSolver::CG;
   CHECK(freeFall(cg) == Approx(reference).epsilon(0.005));
   StepSettings oneSweep;
-  oneSweep.solver = Shot::Solver::KangCho;
+  oneSweep.solver = StepSolver::KangCho;
   const double lagging = freeFall(oneSweep);
   INFO("one sweep " << lagging << " m, direct " << reference << " m");
   CHECK(lagging < 0.9 * reference);
 }
 
 TEST_CASE("stepCloth reports the solve: iterations and a residual within the tolerance", "[dynamics]") {
-  Sheet s = makeSheet(16, MaterialSpec());
+  Sheet s = makeSheet(16, MaterialParams());
   StepSettings settings;
   settings.pcg.tolerance = 1e-6;
   for (int k = 0; k < 4; ++k) {
-    const SolveReport report = stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96);
+    const SolveReport report = stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, 1.0 / 96);
     CHECK(report.iterations > 0);
     CHECK(report.residual <= 1e-6);
   }
-  settings.solver = Shot::Solver::Direct;
-  CHECK(stepCloth(s.mesh, s.state, s.cloth, settings, 1.0 / 96).residual < 1e-10);
+  settings.solver = StepSolver::Direct;
+  CHECK(stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, 1.0 / 96).residual < 1e-10);
 }

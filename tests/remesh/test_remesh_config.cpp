@@ -17,17 +17,19 @@ Shot shotWith(const std::string& remeshing) {
 }  // namespace
 
 TEST_CASE("the remeshing key", "[remesh]") {
-  CHECK_FALSE(shotWith("").cloths[0].remeshing.enabled);
-  CHECK_FALSE(shotWith("false").cloths[0].remeshing.enabled);
+  CHECK_FALSE(shotWith("").cloths[0].remeshing);
+  CHECK_FALSE(shotWith("false").cloths[0].remeshing);
   Shot on = shotWith("true");
-  const RemeshingSpec& r = on.cloths[0].remeshing;
-  CHECK(r.enabled);
+  REQUIRE(on.cloths[0].remeshing);
+  const SizingParams& r = *on.cloths[0].remeshing;
   CHECK(r.refineAngle == 0.3);
   CHECK(r.sizeMin == 0.02);
   CHECK(r.sizeMax == 0.2);
   CHECK(on.resolved["cloths"][0]["remeshing"]["aspect_min"] == 0.2);  // defaults are written out
-  const RemeshingSpec custom = shotWith(R"({"size": [0.01, 0.05], "refine_velocity": 0.5})").cloths[0].remeshing;
-  CHECK(custom.enabled);
+  const std::optional<SizingParams> customOrNone =
+      shotWith(R"({"size": [0.01, 0.05], "refine_velocity": 0.5})").cloths[0].remeshing;
+  REQUIRE(customOrNone);
+  const SizingParams& custom = *customOrNone;
   CHECK(custom.sizeMin == 0.01);
   CHECK(custom.sizeMax == 0.05);
   CHECK(custom.refineVelocity == 0.5);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "io/atomic_file.h"
+#include "config/camera_file.h"
 #include "view/camera_path.h"
 
 using namespace adacloth;

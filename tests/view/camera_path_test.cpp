@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "io/error.h"
+#include "config/camera_file.h"
 #include "view/camera_path.h"
 
 using namespace adacloth;

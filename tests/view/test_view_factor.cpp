@@ -1,4 +1,4 @@
-// View factor field, screen-space clamp, silhouette transfer and the `view` config (NOTES §4).
+// View factor field, screen-space clamp, silhouette transfer and the `view` config (docs/design.md §4).
 #include <catch2/catch.hpp>
 
 #include "view_fixtures.h"
@@ -40,7 +40,7 @@ TEST_CASE("anticipation weights: full within n frames, then linear", "[view-depe
 
 TEST_CASE("smoothed view factor: 1 inside, linear fall over the margin outside, f_out beyond", "[view-dependent]") {
   const Camera cam = test::stillCameraPath(0.0).at(0.0);
-  ViewSpec spec;
+  ViewParams spec;
   spec.fOut = 0.2;
   spec.margin = 0.5;
   // A small triangle facing the camera at lateral position x on the plane z = 0.
@@ -62,7 +62,7 @@ TEST_CASE("smoothed view factor: 1 inside, linear fall over the margin outside, 
 
 TEST_CASE("back faces are coarsened only when the cloth's backface switch is on", "[view-dependent]") {
   const Camera cam = test::stillCameraPath(0.0).at(0.0);
-  ViewSpec spec;
+  ViewParams spec;
   spec.fOut = 0.1;
   const Vec3 a(0, 0.5, 0), b(0.1, 0.5, 0), c(0, 0.6, 0);  // counter-clockwise seen from +z: front faces the camera
   spec.backface = false;
@@ -139,7 +139,7 @@ TEST_CASE("`view` config: defaults, and errors without camera or remeshing", "[v
   const std::string cloth = R"({"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}, "remeshing": true, )";
   Shot shot = parseShot(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {}}]})", "conf/s.json");
   REQUIRE(shot.cloths[0].view);
-  const ViewSpec& v = *shot.cloths[0].view;
+  const ViewParams& v = *shot.cloths[0].view;
   CHECK(v.fOut == 0.1);
   CHECK(v.margin == 0.2);
   CHECK(v.anticipationFrames == 12);

@@ -35,7 +35,7 @@ TEST_CASE("depth map: nearest surface, perspective-correct, nothing where nothin
 TEST_CASE("occluded faces are treated like faces out of view, with the margin", "[view-dependent]") {
   Mesh sheet = makeGrid(2.0, 1.0, 40, 10);  // x in [0, 2] at z = 0, in view of a camera at x = 1
   sheet.updateGeometry();
-  ViewSpec spec;
+  ViewParams spec;
   spec.fOut = 0.1;
   spec.margin = 0.3;
   spec.anticipationFrames = 0;
@@ -86,7 +86,7 @@ TEST_CASE("occlusion is anticipated: a camera that will see past the occluder ke
   closeUp.eye = {0.3, 0.5, 0.5};
   closeUp.target = {0.3, 0.5, 0.0};
   path.keyframes.push_back(closeUp);
-  ViewSpec spec;
+  ViewParams spec;
   spec.fOut = 0.1;
   spec.margin = 0.3;
   spec.anticipationFrames = 3;

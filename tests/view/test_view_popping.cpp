@@ -44,7 +44,7 @@ CameraPath slowPan(double seconds) {
   return path;
 }
 
-void refineForView(Mesh& mesh, const ViewWindow& window, const ViewSpec& spec, const SizingParams& sizing) {
+void refineForView(Mesh& mesh, const ViewWindow& window, const ViewParams& spec, const SizingParams& sizing) {
   std::vector<Mat2> faceSizing = rawFaceSizing(mesh, sizing, NoObstacles());
   const ViewFactorField field = viewFactorField(mesh, window, spec);
   applyViewToFaceSizing(mesh, faceSizing, field, window, spec);
@@ -63,7 +63,7 @@ TEST_CASE("(d) no popping: over a slow pan the visible face count changes by at 
   const double fps = 24.0;
   const int frames = 48;
   const CameraPath path = slowPan(frames / fps);
-  ViewSpec spec;  // defaults
+  ViewParams spec;  // defaults
   SizingParams sizing;
   sizing.sizeMin = 0.04;
   sizing.refineAngle = 0.15;

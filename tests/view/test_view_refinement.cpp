@@ -1,4 +1,4 @@
-// View-dependent refinement end to end on one cloth state: sizing -> view scaling and clamps -> remesh (NOTES §4).
+// View-dependent refinement end to end on one cloth state: sizing -> view scaling and clamps -> remesh (docs/design.md §4).
 // Tests (a)-(c) of the view-dependent refinement issue.
 #include <catch2/catch.hpp>
 
@@ -35,7 +35,7 @@ CameraPath pathOf(std::vector<CameraKeyframe> keys) {
 Mat2 isotropic(double edge) { return Mat2::Identity() / (edge * edge); }
 
 // One sizing + remesh pass with a uniform raw sizing `raw`; view-dependent when `window` is given.
-void refine(Mesh& mesh, const Mat2& raw, const ViewWindow* window, const ViewSpec& spec, const SizingParams& limits) {
+void refine(Mesh& mesh, const Mat2& raw, const ViewWindow* window, const ViewParams& spec, const SizingParams& limits) {
   mesh.updateGeometry();
   std::vector<Mat2> faceSizing(mesh.faces.size(), raw);
   std::vector<Mat2> vertexTensors;
@@ -84,7 +84,7 @@ TEST_CASE("(a) faces in view keep their tensors, faces beyond the margin get f_o
   Mesh mesh = makeGrid(6.0, 1.0, 48, 8);  // x in [0, 6]; the camera sees x up to about 1.43 m
   mesh.updateGeometry();
   const CameraPath path = pathOf({lookAt({0.0, 0.5, 3.0}, {0.0, 0.5, 0.0})});
-  ViewSpec spec;
+  ViewParams spec;
   spec.fOut = 0.3;
   spec.margin = 0.4;
   spec.minPixels = 1e-3;  // screen-space clamp out of the way
@@ -138,7 +138,7 @@ TEST_CASE("(b) jump cut: the faces seen after the cut are refined full_frames fr
   after.time = cutFrame / fps;
   after.cut = true;
   const CameraPath path = pathOf({lookAt({0.0, 0.5, 3.0}, {0.0, 0.5, 0.0}), after});
-  ViewSpec spec;
+  ViewParams spec;
   spec.fOut = 0.1;
   spec.margin = 0.3;
   spec.anticipationFrames = 8;
@@ -185,7 +185,7 @@ TEST_CASE("(b) jump cut: the faces seen after the cut are refined full_frames fr
 
 TEST_CASE("(c) screen-space clamp: a far sheet has no edge shorter than min_pixels on screen", "[view-dependent]") {
   const CameraPath path = pathOf({lookAt({0.5, 0.5, 30.0}, {0.5, 0.5, 0.0})});
-  ViewSpec spec;
+  ViewParams spec;
   spec.minPixels = 4.0;
   spec.anticipationFrames = 0;
   spec.fullFrames = 0;

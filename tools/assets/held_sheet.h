@@ -12,10 +12,11 @@ namespace adacloth::assets {
 struct HeldSheet {
   Mesh mesh;
   DynamicsState state;
-  ClothSpec cloth;
+  MaterialParams material;
+  StrainLimitParams strainLimit;  // off unless a test turns it on
 };
 
-HeldSheet makeHeldSheet(int cells, const MaterialSpec& material = MaterialSpec());
+HeldSheet makeHeldSheet(int cells, const MaterialParams& material = MaterialParams());
 
 // The system stepCloth would solve next (gravity only, held nodes kept still), at step h (s).
 ImplicitSystem nextStepSystem(const HeldSheet& sheet, double h);

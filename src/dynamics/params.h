@@ -1,0 +1,89 @@
+#pragma once
+// The dynamics' parameters: plain structs whose member initializers are the single source of every default (the
+// shot schema reads its defaults from them, the shot reader fills them, tests and benchmarks set them directly).
+// Nothing here knows JSON.
+#include <string>
+#include <vector>
+
+#include "mesh/types.h"
+
+namespace adacloth {
+
+// A fabric's physical parameters (docs/design.md §5). Every spring constant is derived from these per edge, so the
+// same material behaves the same at any mesh resolution.
+struct MaterialParams {
+  std::string preset;      // name of the preset in conf/materials/ it came from; empty for none
+  double density = 0.15;   // area density (kg/m^2)
+  double stretch = 2000;   // in-plane stiffness along warp and weft (N/m)
+  double shear = 200;      // in-plane stiffness at 45 degrees to warp and weft (N/m)
+  double bending = 5e-6;   // bending stiffness (N*m)
+  double damping = 0.002;  // stiffness-proportional (Rayleigh) damping time (s)
+};
+
+// Optional strain limiting: edges are pulled back until their length / rest length is within [min, max].
+struct StrainLimitParams {
+  bool enabled = false;
+  double min = 0.9, max = 1.1;  // ratios (1)
+  int iterations = 4;           // Gauss-Seidel passes over the edges per step
+};
+
+// Air moving at `velocity`: per-face drag along the normal and lift across the flow (docs/design.md §5).
+struct WindParams {
+  Vec3 velocity = Vec3::Zero();  // m/s
+  double density = 1.2;          // air density (kg/m^3)
+  double drag = 1.0;             // drag coefficient (1)
+  double lift = 0.0;             // lift coefficient (1)
+};
+
+// One key of a handle's motion: a translation reached at `time`, interpolated linearly between keys.
+struct HandleKey {
+  double time = 0;                 // s
+  Vec3 translate = Vec3::Zero();   // m, relative to the handle's nodes' initial positions
+};
+
+// Nodes held by a handle: by index, by a material-space rectangle, or nearest to world points.
+struct HandleSpec {
+  enum class Select { Nodes, Region, Points } select = Select::Nodes;
+  std::string place;               // where it was defined (a JSON pointer), for messages
+  std::vector<int> nodes;          // Nodes
+  Vec2 regionMin = Vec2::Zero(), regionMax = Vec2::Zero();  // Region: material coordinates (m)
+  std::vector<Vec3> points;        // Points: world positions (m) at frame 0
+  std::vector<HandleKey> motion;   // empty: the nodes stay where they are
+  std::string bindTo;              // name of the obstacle whose surface the nodes follow; empty: not bound
+  double maxDistance = 0.05;       // m: bound nodes farther than this from the surface at frame 0 are an error
+};
+
+// Stopping rule and preconditioner of the default solve (dynamics/block_pcg.h).
+struct PcgSettings {
+  enum class Preconditioner {
+    Auto,         // BlockJacobi below multigridMinNodes free nodes, Multigrid from there on
+    BlockJacobi,  // Kang and Cho's per-node blocks W_i^-1
+    Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h)
+  };
+  double tolerance = 1e-3;  // stop when |b - A dv| <= tolerance |b| over the free nodes (1)
+  int maxIterations = 1000; // stop here whatever the residual
+  Preconditioner preconditioner = Preconditioner::Auto;
+  int multigridMinNodes = 30000;  // Auto: free nodes from which the multigrid pays for its set-up
+  bool warmStart = true;    // start from the last steps' dv (dynamics/warm_start.h), else from h f_ext / m
+};
+
+// How the implicit step's linear system is solved (docs/materials.md, "Which solve to use").
+enum class StepSolver {
+  Pcg,      // block-preconditioned CG, converging (the default)
+  Direct,   // sparse Cholesky, exact
+  KangCho,  // the paper's Jacobi update: approximate, for previews
+  CG,       // Eigen's diagonally preconditioned CG: a slow reference
+};
+
+// Everything a step needs besides the cloth's own material and strain limit.
+struct StepSettings {
+  Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2, Y is up
+  WindParams wind;
+  StepSolver solver = StepSolver::Pcg;
+  PcgSettings pcg;            // solver pcg: stopping rule
+  int iterations = 1;         // solver kang_cho: Jacobi sweeps (1 = the paper's one-iteration update)
+  double cgTolerance = 1e-8;  // solver cg: relative residual
+  double maxSpeed = 100;      // m/s: a node faster than this is a blow-up (findBadNode)
+};
+
+}  // namespace adacloth
