@@ -13,18 +13,232 @@ namespace {
 
 std::string errorOf(const std::string& text) { return test::shotErrorOf(text); }
 
+// JSON compared without regard to key order (config::Json keeps the order keys were written or resolved in).
+nlohmann::json unordered(const config::Json& j) { return nlohmann::json::parse(j.dump()); }
+nlohmann::json unordered(const char* text) { return nlohmann::json::parse(text); }
+
 }  // namespace
 
+// Every default below is the literal of docs/shot-format.md (or, for the material, of its descriptions), not a
+// default-constructed struct: the schema may take its defaults from the structs, and a test comparing with them
+// could then never fail. A new key or a changed default must show up here.
 TEST_CASE("a minimal shot gets every default", "[config]") {
   Shot shot = parseShot(R"({"cloths": [{"mesh": "../meshes/a.obj"}]})", "conf/minimal.json");
+  // Shot (top level)
+  CHECK(shot.file == fs::path("conf/minimal.json"));
   CHECK(shot.name == "minimal");
   CHECK(shot.fps == 24.0);
-  CHECK(shot.cloths.size() == 1);
-  CHECK(shot.cloths[0].name == "cloth0");
-  CHECK(shot.cloths[0].mesh.type == MeshSpec::Type::File);
-  CHECK(shot.cloths[0].mesh.file == fs::path("meshes/a.obj"));
-  CHECK(shot.resolved["cloths"][0]["transform"]["scale"] == 1.0);
-  CHECK(shot.resolved["name"] == "minimal");
+  CHECK(shot.frames == 120);
+  REQUIRE(shot.cloths.size() == 1);
+  CHECK_FALSE(shot.camera);
+  CHECK(shot.obstacles.empty());
+  CHECK(shot.stepsPerFrame == 4);
+  CHECK(shot.gravity == Vec3(0.0, -9.81, 0.0));
+  CHECK(shot.solver == Shot::Solver::Pcg);
+  CHECK(shot.solverTolerance == 0.001);
+  CHECK(shot.solverMaxIterations == 1000);
+  CHECK(shot.solverPreconditioner == Shot::Preconditioner::Auto);
+  CHECK(shot.iterations == 1);
+  CHECK(shot.cgTolerance == 1e-8);
+  CHECK(shot.maxSpeed == 100.0);
+  CHECK(shot.frameTime() == Approx(1.0 / 24).epsilon(1e-15));
+  CHECK(shot.stepTime() == Approx(1.0 / 96).epsilon(1e-15));
+  // collision
+  const CollisionSpec& c = shot.collision;
+  CHECK(c.enabled);
+  CHECK(c.thickness == 0.005);
+  CHECK(c.obstacleFriction == 0.3);
+  CHECK(c.selfFriction == 0.2);
+  CHECK(c.selfCollision);
+  CHECK(c.iterations == 8);
+  // wind
+  const WindSpec& w = shot.wind;
+  CHECK(w.velocity == Vec3(0.0, 0.0, 0.0));
+  CHECK(w.density == 1.2);
+  CHECK(w.drag == 1.0);
+  CHECK(w.lift == 0.0);
+  // cloths[0]
+  const ClothSpec& cloth = shot.cloths[0];
+  CHECK(cloth.name == "cloth0");
+  CHECK(cloth.place == "/cloths/0");
+  CHECK(cloth.mesh.type == MeshSpec::Type::File);
+  CHECK(cloth.mesh.file == fs::path("meshes/a.obj"));
+  CHECK(cloth.transform.translate == Vec3(0.0, 0.0, 0.0));
+  CHECK(cloth.transform.rotateDeg == Vec3(0.0, 0.0, 0.0));
+  CHECK(cloth.transform.scale == 1.0);
+  CHECK(cloth.transform.rotation() == Mat3::Identity());
+  // material: no preset; "Default 0.15 (cotton)" etc. in the key descriptions
+  const MaterialSpec& m = cloth.material;
+  CHECK(m.preset == "");
+  CHECK(m.density == 0.15);
+  CHECK(m.stretch == 2000.0);
+  CHECK(m.shear == 200.0);
+  CHECK(m.bending == 5e-6);
+  CHECK(m.damping == 0.002);
+  CHECK(cloth.handles.empty());
+  CHECK_FALSE(cloth.strainLimit.enabled);  // absent: no limiting
+  CHECK_FALSE(cloth.remeshing.enabled);    // `false`
+  CHECK_FALSE(cloth.view);
+  CHECK_FALSE(cloth.upsample);
+  // The resolved shot (OUT/shot.resolved.json) spells out every default, and nothing else.
+  const nlohmann::json expected = unordered(R"({
+    "name": "minimal", "fps": 24.0, "frames": 120,
+    "cloths": [{"name": "cloth0", "mesh": "meshes/a.obj",
+                "transform": {"translate": [0.0, 0.0, 0.0], "rotate_deg": [0.0, 0.0, 0.0], "scale": 1.0},
+                "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002},
+                "handles": [], "remeshing": false}],
+    "steps_per_frame": 4, "gravity": [0.0, -9.81, 0.0], "solver": "pcg", "solver_tolerance": 0.001,
+    "solver_max_iterations": 1000, "solver_preconditioner": "auto", "iterations": 1, "cg_tolerance": 1e-8,
+    "max_speed": 100.0,
+    "wind": {"velocity": [0.0, 0.0, 0.0], "density": 1.2, "drag": 1.0, "lift": 0.0},
+    "obstacles": [],
+    "collision": {"enabled": true, "thickness": 0.005, "obstacle_friction": 0.3, "self_friction": 0.2,
+                  "self_collision": true, "iterations": 8}
+  })");
+  INFO("resolved: " << shot.resolved.dump());
+  CHECK(unordered(shot.resolved) == expected);
+}
+
+// The optional objects of a cloth, given empty (or with only their required keys), get every documented default.
+TEST_CASE("every optional object of a cloth gets its documented defaults", "[config]") {
+  const std::string grid = R"("mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}})";
+  Shot shot = parseShot(R"({"camera": "c.json", "cloths": [{)" + grid + R"(, "strain_limit": {},)"
+                        R"( "remeshing": true, "view": {}, "upsample": {"operator": "x.bin"},)"
+                        R"( "handles": [{"nodes": [0]}, {"region": {"min": [0, 0], "max": [1, 0]}},)"
+                        R"(              {"points": [[0, 0, 0]]}]}]})",
+                        "conf/s.json");
+  const ClothSpec& cloth = shot.cloths[0];
+  // strain_limit {}
+  CHECK(cloth.strainLimit.enabled);
+  CHECK(cloth.strainLimit.min == 0.9);
+  CHECK(cloth.strainLimit.max == 1.1);
+  CHECK(cloth.strainLimit.iterations == 4);
+  // remeshing: true
+  const RemeshingSpec& r = cloth.remeshing;
+  CHECK(r.enabled);
+  CHECK(r.refineAngle == 0.3);
+  CHECK(r.refineCompression == 0.01);
+  CHECK(r.refineVelocity == 1.0);
+  CHECK(r.sizeMin == 0.02);
+  CHECK(r.sizeMax == 0.2);
+  CHECK(r.aspectMin == 0.2);
+  const nlohmann::json remeshingDefaults = unordered(
+      R"({"refine_angle": 0.3, "refine_compression": 0.01, "refine_velocity": 1.0, "size": [0.02, 0.2],)"
+      R"( "aspect_min": 0.2})");
+  CHECK(unordered(defaultRemeshing()) == remeshingDefaults);
+  CHECK(unordered(shot.resolved["cloths"][0]["remeshing"]) == remeshingDefaults);
+  // `remeshing: {}` is the same as `true`
+  const RemeshingSpec empty =
+      parseShot(R"({"cloths": [{)" + grid + R"(, "remeshing": {}}]})", "conf/s.json").cloths[0].remeshing;
+  CHECK(empty.enabled);
+  CHECK(empty.refineAngle == 0.3);
+  CHECK(empty.refineCompression == 0.01);
+  CHECK(empty.refineVelocity == 1.0);
+  CHECK(empty.sizeMin == 0.02);
+  CHECK(empty.sizeMax == 0.2);
+  CHECK(empty.aspectMin == 0.2);
+  // view {}
+  REQUIRE(cloth.view);
+  const ViewSpec& v = *cloth.view;
+  CHECK(v.fOut == 0.1);
+  CHECK(v.margin == 0.2);
+  CHECK(v.anticipationFrames == 12);
+  CHECK(v.fullFrames == 4);
+  CHECK(v.minPixels == 2.0);
+  CHECK_FALSE(v.backface);
+  CHECK_FALSE(v.occlusion);
+  CHECK(v.silhouetteThreshold == 0.2);
+  CHECK(unordered(shot.resolved["cloths"][0]["view"]) ==
+        unordered(R"({"f_out": 0.1, "margin": 0.2, "anticipation": {"frames": 12, "full_frames": 4},)"
+                            R"( "min_pixels": 2.0, "backface": false, "occlusion": false,)"
+                            R"( "silhouette_threshold": 0.2})"));
+  // upsample {"operator": ...}
+  REQUIRE(cloth.upsample);
+  CHECK(cloth.upsample->operatorFile == fs::path("conf/x.bin"));
+  CHECK(cloth.upsample->blendLo == 1.0);
+  CHECK(cloth.upsample->blendHi == 2.0);
+  CHECK(cloth.upsample->smoothingPasses == 2);
+  // handles: each selection, no motion, not bound, max_distance 0.05
+  REQUIRE(cloth.handles.size() == 3);
+  const HandleSpec::Select selects[] = {HandleSpec::Select::Nodes, HandleSpec::Select::Region,
+                                        HandleSpec::Select::Points};
+  for (size_t i = 0; i < 3; ++i) {
+    const HandleSpec& h = cloth.handles[i];
+    INFO("handle " << i);
+    CHECK(h.select == selects[i]);
+    CHECK(h.place == "/cloths/0/handles/" + std::to_string(i));
+    CHECK(h.motion.empty());
+    CHECK(h.bindTo == "");
+    CHECK(h.maxDistance == 0.05);
+  }
+  CHECK(cloth.handles[0].nodes == std::vector<int>{0});
+  CHECK(cloth.handles[1].regionMin == Vec2(0, 0));
+  CHECK(cloth.handles[1].regionMax == Vec2(1, 0));
+  REQUIRE(cloth.handles[2].points.size() == 1);
+  CHECK(cloth.handles[2].points[0] == Vec3(0, 0, 0));
+}
+
+TEST_CASE("mesh generators get their documented defaults", "[config]") {
+  const Shot shot = parseShot(R"({"cloths": [{"mesh": {"tube": {"radius": 0.3, "length": 0.5}}},)"
+                              R"(             {"mesh": {"disc": {"radius": 0.4}}},)"
+                              R"(             {"mesh": {"grid": {"size": [2, 1], "cells": [3, 5]}}}]})",
+                              "conf/s.json");
+  const MeshSpec& tube = shot.cloths[0].mesh;
+  CHECK(tube.type == MeshSpec::Type::Tube);
+  CHECK(tube.radius == 0.3);
+  CHECK(tube.length == 0.5);
+  CHECK(tube.cellsAround == 32);
+  CHECK(tube.cellsAlong == 16);
+  const MeshSpec& disc = shot.cloths[1].mesh;
+  CHECK(disc.type == MeshSpec::Type::Disc);
+  CHECK(disc.radius == 0.4);
+  CHECK(disc.rings == 16);
+  const MeshSpec& grid = shot.cloths[2].mesh;
+  CHECK(grid.type == MeshSpec::Type::Grid);
+  CHECK(grid.size == Vec2(2, 1));
+  CHECK(grid.cellsX == 3);
+  CHECK(grid.cellsY == 5);
+  CHECK(shot.cloths[1].name == "cloth1");
+  CHECK(shot.cloths[2].place == "/cloths/2");
+}
+
+TEST_CASE("obstacles get their documented defaults", "[config]") {
+  const Shot shot = parseShot(R"({"cloths": [{"mesh": "a.obj"}], "obstacles": [)"
+                              R"( {"mesh": {"sphere": {"radius": 0.5}}},)"
+                              R"( {"mesh": {"ground": {}}},)"
+                              R"( {"mesh": {"sequence": {"pattern": "body_%04d.obj"}}},)"
+                              R"( {"mesh": {"box": {"size": [1, 2, 3]}}, "motion": [{"time": 0}]}]})",
+                              "conf/s.json");
+  REQUIRE(shot.obstacles.size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    const ObstacleSpec& o = shot.obstacles[i];
+    INFO("obstacle " << i);
+    CHECK(o.name == "obstacle" + std::to_string(i));
+    CHECK(o.place == "/obstacles/" + std::to_string(i));
+    CHECK(o.transform.translate == Vec3(0, 0, 0));
+    CHECK(o.transform.rotateDeg == Vec3(0, 0, 0));
+    CHECK(o.transform.scale == 1.0);
+    CHECK_FALSE(o.smooth);  // "linear"
+  }
+  CHECK(shot.obstacles[0].shape == ObstacleSpec::Shape::Sphere);
+  CHECK(shot.obstacles[0].radius == 0.5);
+  CHECK(shot.obstacles[0].subdivisions == 3);
+  CHECK(shot.obstacles[0].motion.empty());
+  CHECK(shot.obstacles[1].shape == ObstacleSpec::Shape::Ground);
+  CHECK(shot.obstacles[1].groundSize == 10.0);
+  CHECK(shot.obstacles[2].shape == ObstacleSpec::Shape::Sequence);
+  CHECK(fs::path(shot.obstacles[2].pattern) == fs::path("conf/body_%04d.obj"));
+  CHECK(shot.obstacles[2].sequenceFps == 24.0);
+  CHECK(shot.obstacles[2].firstFrame == 0);
+  CHECK_FALSE(shot.obstacles[2].sequenceLoop);
+  CHECK(shot.obstacles[3].shape == ObstacleSpec::Shape::Box);
+  CHECK(shot.obstacles[3].size == Vec3(1, 2, 3));
+  REQUIRE(shot.obstacles[3].motion.size() == 1);
+  const ObstacleKey& key = shot.obstacles[3].motion[0];
+  CHECK(key.time == 0.0);
+  CHECK(key.translate == Vec3(0, 0, 0));
+  CHECK(key.rotateDeg == Vec3(0, 0, 0));
+  CHECK(key.scale == 1.0);
 }
 
 TEST_CASE("shot-level errors", "[config]") {

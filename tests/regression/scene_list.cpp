@@ -25,13 +25,14 @@ Field tolerancesSchema() {
                      .inUnit("m").atLeast(0).defaults(d.penetrationSlack),
                  integer("intersections_slack", "intersections may exceed the reference by this many.")
                      .atLeast(0).defaults(d.intersectionsSlack),
-                 number("kinetic_relative", "kinetic_energy may move +-(kinetic_relative * |ref| + "
-                                            "energy_absolute).").inUnit("1").atLeast(0).defaults(d.kineticRelative),
-                 number("potential_relative", "The same for potential_energy.")
-                     .inUnit("1").atLeast(0).defaults(d.potentialRelative),
-                 number("elastic_relative", "The same for elastic_energy.")
-                     .inUnit("1").atLeast(0).defaults(d.elasticRelative),
-                 number("energy_absolute", "See kinetic_relative.").inUnit("J").atLeast(0).defaults(d.energyAbsolute),
+                 number("height_absolute", "The centre of mass of a cloth, potential_energy / (its mass x |gravity|), "
+                                           "may move up or down by this much.")
+                     .inUnit("m").atLeast(0).defaults(d.heightAbsolute),
+                 number("kinetic_peak_share", "kinetic_energy may move +-(kinetic_peak_share x the cloth's largest "
+                                              "kinetic_energy over the reference frames).")
+                     .inUnit("1").atLeast(0).defaults(d.kineticPeakShare),
+                 number("elastic_peak_share", "The same for elastic_energy and its largest value.")
+                     .inUnit("1").atLeast(0).defaults(d.elasticPeakShare),
                  integer("image_threshold", "A pixel differs when a channel differs by more than this (0..255).")
                      .atLeast(0).atMost(255).defaults(d.imageThreshold),
                  number("image_max_share", "Fraction of pixels of a frame allowed to differ.")
@@ -67,10 +68,9 @@ Tolerances tolerancesOf(const Json& t) {
   tol.bboxRelative = t["bbox_relative"];
   tol.penetrationSlack = t["penetration_slack"];
   tol.intersectionsSlack = t["intersections_slack"];
-  tol.kineticRelative = t["kinetic_relative"];
-  tol.potentialRelative = t["potential_relative"];
-  tol.elasticRelative = t["elastic_relative"];
-  tol.energyAbsolute = t["energy_absolute"];
+  tol.heightAbsolute = t["height_absolute"];
+  tol.kineticPeakShare = t["kinetic_peak_share"];
+  tol.elasticPeakShare = t["elastic_peak_share"];
   tol.imageThreshold = t["image_threshold"];
   tol.imageMaxShare = t["image_max_share"];
   return tol;

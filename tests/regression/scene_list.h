@@ -19,13 +19,15 @@ struct Tolerances {
   double bboxRelative = 0.02;
   double penetrationSlack = 0.001;   // m: max_penetration <= ref + slack
   int intersectionsSlack = 2;        // intersections <= ref + slack
-  // Energies: band +-(<kind>Relative * |ref| + energyAbsolute). Separate per kind because they differ in how
-  // chaotic they are: in a contact scene the elastic energy of a crumpled sheet moves by tens of percent between
-  // compilers while the potential energy moves by less than one.
-  double kineticRelative = 0.10;
-  double potentialRelative = 0.10;
-  double elasticRelative = 0.10;
-  double energyAbsolute = 0.01;      // J
+  // Energies, each on a scale that matters for the cloth (README.md, "Tolerances"). Potential energy is compared as
+  // the height of the cloth's centre of mass, PE / (m |g|) with m its mass and g the shot's gravity: within
+  // +-heightAbsolute. Kinetic and elastic energy are compared with the cloth's largest value over the reference
+  // frames (its peak): within +-<kind>PeakShare * peak. A band relative to each frame's own value, or in joules,
+  // says nothing about frames where the cloth is nearly at rest or flat, and potential energy measured from y = 0
+  // is mostly the height of the shot's set, not the motion.
+  double heightAbsolute = 0.01;      // m
+  double kineticPeakShare = 0.01;
+  double elasticPeakShare = 0.01;
   int imageThreshold = 32;           // 0..255: a pixel differs when a channel differs by more than this
   double imageMaxShare = 0.01;       // fraction of pixels allowed to differ
 };

@@ -163,7 +163,7 @@ SceneOutcome checkScene(const SceneSpec& scene) {
   const SceneRun run = runScene(scene, tmp.path(), outcome);
   if (!run.ok) return outcome;
   if (auto reference = readReference(scene, outcome))
-    for (std::string& f : compareSummaries(*reference, run.summary, scene.tolerances))
+    for (std::string& f : compareSummaries(*reference, run.summary, scene.tolerances, clothWeightsOf(scene.shot)))
       outcome.failures.push_back(std::move(f));
   for (int frame : scene.renderFrames)
     if (auto f = checkFrameImage(scene.name, frame, referenceImage(scene, frame),
@@ -189,7 +189,8 @@ SceneOutcome refreshScene(const SceneSpec& scene) {
   std::error_code ec;
   if (fs::is_regular_file(summaryFile, ec)) {
     const Summary old = fromSummaryJson(readFile(summaryFile), summaryFile.string());
-    const std::vector<std::string> moved = compareSummaries(old, run.summary, scene.tolerances);
+    const std::vector<std::string> moved =
+        compareSummaries(old, run.summary, scene.tolerances, clothWeightsOf(scene.shot));
     for (const std::string& m : moved) outcome.notes.push_back("changed: " + m);
     if (moved.empty()) outcome.notes.push_back(scene.name + ": summary within the tolerances of the old reference");
   }
