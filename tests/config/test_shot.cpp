@@ -33,26 +33,31 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK_FALSE(shot.camera);
   CHECK(shot.obstacles.empty());
   CHECK(shot.stepsPerFrame == 4);
-  CHECK(shot.gravity == Vec3(0.0, -9.81, 0.0));
-  CHECK(shot.solver == Shot::Solver::Pcg);
-  CHECK(shot.solverTolerance == 0.001);
-  CHECK(shot.solverMaxIterations == 1000);
-  CHECK(shot.solverPreconditioner == Shot::Preconditioner::Auto);
-  CHECK(shot.iterations == 1);
-  CHECK(shot.cgTolerance == 1e-8);
-  CHECK(shot.maxSpeed == 100.0);
+  // dynamics
+  const StepSettings& d = shot.dynamics;
+  CHECK(d.gravity == Vec3(0.0, -9.81, 0.0));
+  CHECK(d.solver == StepSolver::Pcg);
+  CHECK(d.pcg.tolerance == 0.001);
+  CHECK(d.pcg.maxIterations == 1000);
+  CHECK(d.pcg.preconditioner == PcgSettings::Preconditioner::Auto);
+  CHECK(d.pcg.multigridMinNodes == 30000);  // not a key: "auto" switches to multigrid from 30,000 free nodes
+  CHECK(d.pcg.warmStart);                   // not a key
+  CHECK(d.iterations == 1);
+  CHECK(d.cgTolerance == 1e-8);
+  CHECK(d.maxSpeed == 100.0);
   CHECK(shot.frameTime() == Approx(1.0 / 24).epsilon(1e-15));
   CHECK(shot.stepTime() == Approx(1.0 / 96).epsilon(1e-15));
   // collision
-  const CollisionSpec& c = shot.collision;
+  const CollisionParams& c = shot.collision;
   CHECK(c.enabled);
   CHECK(c.thickness == 0.005);
   CHECK(c.obstacleFriction == 0.3);
   CHECK(c.selfFriction == 0.2);
   CHECK(c.selfCollision);
   CHECK(c.iterations == 8);
+  CHECK(c.zoneIterations == 32);  // not a key
   // wind
-  const WindSpec& w = shot.wind;
+  const WindParams& w = shot.dynamics.wind;
   CHECK(w.velocity == Vec3(0.0, 0.0, 0.0));
   CHECK(w.density == 1.2);
   CHECK(w.drag == 1.0);
@@ -68,7 +73,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(cloth.transform.scale == 1.0);
   CHECK(cloth.transform.rotation() == Mat3::Identity());
   // material: no preset; "Default 0.15 (cotton)" etc. in the key descriptions
-  const MaterialSpec& m = cloth.material;
+  const MaterialParams& m = cloth.material;
   CHECK(m.preset == "");
   CHECK(m.density == 0.15);
   CHECK(m.stretch == 2000.0);
@@ -77,7 +82,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(m.damping == 0.002);
   CHECK(cloth.handles.empty());
   CHECK_FALSE(cloth.strainLimit.enabled);  // absent: no limiting
-  CHECK_FALSE(cloth.remeshing.enabled);    // `false`
+  CHECK_FALSE(cloth.remeshing);            // `false`
   CHECK_FALSE(cloth.view);
   CHECK_FALSE(cloth.upsample);
   // The resolved shot (OUT/shot.resolved.json) spells out every default, and nothing else.
@@ -114,8 +119,8 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(cloth.strainLimit.max == 1.1);
   CHECK(cloth.strainLimit.iterations == 4);
   // remeshing: true
-  const RemeshingSpec& r = cloth.remeshing;
-  CHECK(r.enabled);
+  REQUIRE(cloth.remeshing);
+  const SizingParams& r = *cloth.remeshing;
   CHECK(r.refineAngle == 0.3);
   CHECK(r.refineCompression == 0.01);
   CHECK(r.refineVelocity == 1.0);
@@ -128,9 +133,10 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(unordered(defaultRemeshing()) == remeshingDefaults);
   CHECK(unordered(shot.resolved["cloths"][0]["remeshing"]) == remeshingDefaults);
   // `remeshing: {}` is the same as `true`
-  const RemeshingSpec empty =
+  const std::optional<SizingParams> emptyOrNone =
       parseShot(R"({"cloths": [{)" + grid + R"(, "remeshing": {}}]})", "conf/s.json").cloths[0].remeshing;
-  CHECK(empty.enabled);
+  REQUIRE(emptyOrNone);
+  const SizingParams& empty = *emptyOrNone;
   CHECK(empty.refineAngle == 0.3);
   CHECK(empty.refineCompression == 0.01);
   CHECK(empty.refineVelocity == 1.0);
@@ -139,7 +145,7 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(empty.aspectMin == 0.2);
   // view {}
   REQUIRE(cloth.view);
-  const ViewSpec& v = *cloth.view;
+  const ViewParams& v = *cloth.view;
   CHECK(v.fOut == 0.1);
   CHECK(v.margin == 0.2);
   CHECK(v.anticipationFrames == 12);

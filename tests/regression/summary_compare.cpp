@@ -147,7 +147,7 @@ ClothWeights clothWeightsOf(const std::filesystem::path& shotFile) {
   for (const ClothSpec& cloth : shot.cloths) {
     double mass = 0;
     for (const Node& node : buildClothMesh(cloth, shot).nodes) mass += node.mass;
-    weights[cloth.name] = mass * shot.gravity.norm();
+    weights[cloth.name] = mass * shot.dynamics.gravity.norm();
   }
   return weights;
 }

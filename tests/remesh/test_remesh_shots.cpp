@@ -51,7 +51,7 @@ void runAdaptively(const std::string& name, const Expected& expected) {
   for (auto& cloth : json["cloths"]) cloth["remeshing"] = true;
   Shot shot = parseShot(json.dump(), file);
   REQUIRE(shot.cloths.size() == 1);
-  const RemeshingSpec limits = shot.cloths[0].remeshing;  // the defaults: size [0.02, 0.2] m
+  const SizingParams limits = *shot.cloths[0].remeshing;  // the defaults: size [0.02, 0.2] m
   const std::string cloth = shot.cloths[0].name;
   Scene scene = buildScene(shot);
   const MaterialMeasure initial = measure(scene.cloths[0].mesh);  // the shot's mesh, before any remesh
