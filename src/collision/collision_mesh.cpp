@@ -75,6 +75,41 @@ void computeOwners(CollisionMesh& w) {
     }
 }
 
+bool clothMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const Mesh& m, int index) {
+  if (b.cloth != index || b.nodeCount != int(m.nodes.size()) || b.edgeCount != int(m.edges.size()) ||
+      b.faceCount != int(m.faces.size()))
+    return false;
+  // Or-ed differences over the whole range rather than an early exit: a mismatch is the rare case.
+  const int n0 = b.firstNode, e0 = b.firstEdge;
+  int diff = 0;
+  for (int e = 0; e < b.edgeCount; ++e)
+    for (int k = 0; k < 2; ++k) diff |= w.edges[e0 + e][k] ^ (n0 + m.edges[e].nodes[k]);
+  for (int f = 0; f < b.faceCount; ++f)
+    for (int k = 0; k < 3; ++k) {
+      diff |= w.faces[b.firstFace + f][k] ^ (n0 + m.nodeOf(f, k));
+      diff |= w.faceEdges[b.firstFace + f][k] ^ (e0 + m.faces[f].edges[k]);
+    }
+  return diff == 0;
+}
+
+// An obstacle's face edges are a function of its faces and edges (obstacleFaceEdges), so equal faces and edges at
+// the same offsets give equal face edges: they are not recomputed here, as their binary searches are most of the
+// cost of building the mesh (a mannequin has tens of thousands of faces).
+bool obstacleMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const ObstaclePose& a) {
+  const Obstacle& o = *a.obstacle;
+  if (b.cloth != -1 || b.nodeCount != int(a.x.size()) || b.edgeCount != int(o.edges().size()) ||
+      b.faceCount != int(o.faces().size()))
+    return false;
+  // As for cloths; these loops also vectorize.
+  const int n0 = b.firstNode;
+  int diff = 0;
+  for (int e = 0; e < b.edgeCount; ++e)
+    for (int k = 0; k < 2; ++k) diff |= w.edges[b.firstEdge + e][k] ^ (n0 + o.edges()[e][k]);
+  for (int f = 0; f < b.faceCount; ++f)
+    for (int k = 0; k < 3; ++k) diff |= w.faces[b.firstFace + f][k] ^ (n0 + o.faces()[f][k]);
+  return diff == 0;
+}
+
 }  // namespace
 
 CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles) {
@@ -84,6 +119,20 @@ CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std
     if (!o.obstacle->isGround()) addObstacle(w, o);
   computeOwners(w);
   return w;
+}
+
+bool matchesTopology(const CollisionMesh& mesh, const std::vector<ClothStep>& cloths,
+                     const std::vector<ObstaclePose>& obstacles) {
+  size_t b = 0;
+  for (size_t c = 0; c < cloths.size(); ++c, ++b)
+    if (b >= mesh.bodies.size() || !clothMatches(mesh, mesh.bodies[b], *cloths[c].mesh, int(c))) return false;
+  for (const ObstaclePose& o : obstacles) {
+    if (o.obstacle->isGround()) continue;
+    if (b >= mesh.bodies.size() || !obstacleMatches(mesh, mesh.bodies[b], o)) return false;
+    ++b;
+  }
+  // Bodies in the same places hold every node, edge and face (the mesh has nothing else).
+  return b == mesh.bodies.size();
 }
 
 std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh& after) {

@@ -1,8 +1,9 @@
 #pragma once
 // The collision mesh: every cloth and every mesh obstacle of a step flattened into one set of nodes, edges and faces
 // with global indices (the cloths in their order, then the obstacles that are not grounds, in theirs), and for every
-// node and edge its owner face. It holds topology only; the per-step part (positions, velocities, inverse masses) is
-// a CollisionState on the same node indices.
+// node and edge its owner face. It holds topology only, which changes only when a mesh is remeshed, so the
+// collision phase keeps it in its cache from step to step and rebuilds it when matchesTopology() says a face list
+// changed. The per-step part (positions, velocities, inverse masses) is a CollisionState on the same node indices.
 #include <array>
 #include <vector>
 
@@ -36,6 +37,12 @@ struct CollisionMesh {
 // The collision mesh of `cloths` and of the obstacles of `obstacles` that are not grounds (poses at any instant: only
 // their node counts and faces are read).
 CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles);
+
+// True when buildCollisionMesh(cloths, obstacles) would return `mesh` again: same bodies, node counts, edges, faces
+// and face edges, compared exactly (a remesh can keep the face count and change the faces). Costs a read of the
+// topology, no allocation.
+bool matchesTopology(const CollisionMesh& mesh, const std::vector<ClothStep>& cloths,
+                     const std::vector<ObstaclePose>& obstacles);
 
 // Per body of `after`: 1 when its faces (global indices) differ from those of the same body of `before`, or it is
 // new. A body whose faces kept their global indices can keep its face tree (refitted); the others need a new one.

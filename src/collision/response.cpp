@@ -19,14 +19,15 @@ CollisionParams collisionParams(const CollisionSpec& spec) {
   return p;
 }
 
-// Kept from step to step: the collision mesh (to tell which face trees still hold), the face trees of its bodies, the
-// box buffers of the broad phase and the node state (reused, as allocating them every step costs page faults).
+// Kept from step to step: the collision mesh, the face trees of its bodies, the box buffers of the broad phase and
+// the node state (reused, as allocating them every step costs page faults).
 struct CollisionCache::Impl {
   CollisionMesh mesh;
   FaceTrees trees;
   PrimitiveBoxes nearBoxes;    // at the thickness (proximity pass)
   PrimitiveBoxes impactBoxes;  // at the CCD tolerance
   CollisionState state;
+  bool meshBuilt = false;
 };
 
 CollisionCache::CollisionCache() : impl(std::make_unique<Impl>()) {}
@@ -36,13 +37,17 @@ CollisionCache& CollisionCache::operator=(CollisionCache&&) noexcept = default;
 
 namespace {
 
-// The collision mesh of `cloths` and `obstacles`, rebuilt; the trees of bodies whose faces moved in the global
-// numbering are then rebuilt at their next update, the others refitted.
-void updateCollisionMesh(CollisionCache::Impl& cache, const std::vector<ClothStep>& cloths,
+// Keeps the cached collision mesh when it still describes `cloths` and `obstacles`, else rebuilds it; the trees of
+// bodies whose faces moved in the global numbering are then rebuilt at their next update, the others refitted.
+// Returns true when it rebuilt.
+bool updateCollisionMesh(CollisionCache::Impl& cache, const std::vector<ClothStep>& cloths,
                          const std::vector<ObstaclePose>& obstacles) {
+  if (cache.meshBuilt && matchesTopology(cache.mesh, cloths, obstacles)) return false;
   CollisionMesh fresh = buildCollisionMesh(cloths, obstacles);
   markStale(cache.trees, changedBodies(cache.mesh, fresh));
   cache.mesh = std::move(fresh);
+  cache.meshBuilt = true;
+  return true;
 }
 
 }  // namespace
@@ -53,7 +58,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   CollisionStepStats st;
   st.contacts.assign(cloths.size(), 0);
   CollisionCache::Impl& c = *cache.impl;
-  updateCollisionMesh(c, cloths, start);
+  st.meshRebuilt = updateCollisionMesh(c, cloths, start);
   const CollisionMesh& w = c.mesh;
   CollisionState& s = c.state;
   loadState(s, cloths, start, end, dt);
