@@ -39,10 +39,12 @@ struct CollisionStepStats {
   int zonePasses = 0;         // impact-zone passes run (at most CollisionParams::zoneIterations)
   long ccdTests = 0;          // primitive pairs given to the CCD test, over all passes (pairs unchanged since the
                               // previous pass keep their answer and are not counted again)
+  bool meshRebuilt = false;   // the collision mesh was rebuilt (first step, or a cloth's or obstacle's faces changed)
 };
 
-// Bounding volume hierarchies kept between steps: refitted every step, rebuilt when a mesh's faces change (after a
-// remesh), so callers need not tell it.
+// What the collision phase keeps between steps: the collision mesh (every cloth and obstacle flattened into one
+// indexed topology) and the bounding volume hierarchies over its faces, refitted every step; both are rebuilt when a
+// mesh's faces change (after a remesh), so callers need not tell it.
 class CollisionCache {
  public:
   CollisionCache();

@@ -1,0 +1,181 @@
+#include "collision/broad_phase.h"
+
+#include <algorithm>
+
+namespace adacloth {
+namespace {
+
+void nodeBox(const CollisionState& s, double grow, size_t i, Aabb& box) {
+  box = Aabb();
+  box.add(s.x0[i]);
+  box.add(s.x1[i]);
+  box.inflate(grow);
+}
+
+// Edge and face boxes from the node boxes, for the edges and faces whose flag is set (all when `only` is null).
+void compositeBoxes(const CollisionMesh& w, PrimitiveBoxes& b, const std::vector<char>* edgeOnly,
+                    const std::vector<char>* faceOnly) {
+#pragma omp parallel for schedule(static)
+  for (long e = 0; e < long(w.edges.size()); ++e) {
+    if (edgeOnly && !(*edgeOnly)[e]) continue;
+    b.edge[e] = b.node[w.edges[e][0]];
+    b.edge[e].add(b.node[w.edges[e][1]]);
+  }
+#pragma omp parallel for schedule(static)
+  for (long f = 0; f < long(w.faces.size()); ++f) {
+    if (faceOnly && !(*faceOnly)[f]) continue;
+    b.face[f] = Aabb();
+    for (int n : w.faces[f]) b.face[f].add(b.node[n]);
+  }
+}
+
+// Per face: 1 when one of its nodes is flagged in `moved`.
+std::vector<char> facesTouching(const CollisionMesh& w, const std::vector<char>& moved) {
+  std::vector<char> faceDirty(w.faces.size(), 0);
+  for (size_t f = 0; f < w.faces.size(); ++f)
+    faceDirty[f] = moved[w.faces[f][0]] || moved[w.faces[f][1]] || moved[w.faces[f][2]];
+  return faceDirty;
+}
+
+void markFaces(const CollisionMesh& w, const std::vector<char>& faceDirty, FaceTrees& trees) {
+  for (size_t b = 0; b < w.bodies.size(); ++b) {
+    const CollisionMesh::Body& body = w.bodies[b];
+    const auto first = faceDirty.begin() + body.firstFace, last = first + body.faceCount;
+    if (std::any_of(first, last, [](char c) { return c != 0; }))
+      trees.trees[b].mark(std::vector<char>(first, last));
+    else
+      trees.trees[b].clearMarks();
+  }
+}
+
+// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap. With `moved`, only the
+// pairs with a node flagged there.
+void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, int fa, int fb,
+                  const std::vector<char>* moved, std::vector<Candidate>& out) {
+  const Tri &A = w.faces[fa], &B = w.faces[fb];
+  const unsigned ownA = w.owned[fa], ownB = w.owned[fb];
+  // The cheap box test first: most face pairs of a broad phase have no close primitives.
+  auto vertexFace = [&](int node, int face) {
+    if (!boxes.node[node].overlaps(boxes.face[face])) return;
+    if (s.invMass[node] == 0 && w.nodeCloth[w.faces[face][0]] < 0) return;  // obstacle against obstacle
+    Candidate c{false, node, face};
+    const auto nodes = candidateNodes(w, c);
+    if (moved && !touchesFlagged(nodes, *moved)) return;
+    if (!sharesNode(nodes, false)) out.push_back(c);
+  };
+  for (int k = 0; k < 3; ++k) {
+    if (ownA & (1u << k)) vertexFace(A[k], fb);
+    if (ownB & (1u << k)) vertexFace(B[k], fa);
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (!(ownA & (8u << i))) continue;
+    const int ea = w.faceEdges[fa][i];
+    for (int j = 0; j < 3; ++j) {
+      if (!(ownB & (8u << j))) continue;
+      const int eb = w.faceEdges[fb][j];
+      if (!boxes.edge[ea].overlaps(boxes.edge[eb])) continue;
+      Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
+      const auto nodes = candidateNodes(w, c);
+      if (moved && !touchesFlagged(nodes, *moved)) continue;
+      if (!sharesNode(nodes, true)) out.push_back(c);
+    }
+  }
+}
+
+// Pairs of faces with overlapping boxes: within each cloth (self collision), between cloths, and between each cloth
+// and each obstacle; with `markedOnly`, only pairs with a face marked in its tree. Serial, in a fixed order.
+template <class Visit>
+void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const FaceTrees& trees, bool markedOnly,
+                      Visit&& visit) {
+  for (size_t a = 0; a < w.bodies.size(); ++a) {
+    const CollisionMesh::Body& A = w.bodies[a];
+    if (A.cloth < 0) continue;
+    auto between = [&](const CollisionMesh::Body& B) {
+      return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) { visit(offA + i, offB + j); };
+    };
+    const Bvh& tree = trees.trees[a];
+    if (p.selfCollision) {
+      if (markedOnly) tree.markedSelfOverlaps(between(A)); else tree.selfOverlaps(between(A));
+    }
+    for (size_t b = a + 1; b < w.bodies.size(); ++b) {
+      if (!p.selfCollision && w.bodies[b].cloth >= 0) continue;
+      if (markedOnly) tree.markedOverlaps(trees.trees[b], between(w.bodies[b]));
+      else tree.overlaps(trees.trees[b], between(w.bodies[b]));
+    }
+  }
+}
+
+}  // namespace
+
+void markStale(FaceTrees& trees, const std::vector<char>& changed) {
+  trees.stale.resize(changed.size(), 1);
+  for (size_t b = 0; b < changed.size(); ++b)
+    if (changed[b]) trees.stale[b] = 1;
+}
+
+void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, double grow, PrimitiveBoxes& b) {
+  b.node.resize(w.nodeCount());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, grow, size_t(i), b.node[i]);
+  b.edge.resize(w.edges.size());
+  b.face.resize(w.faces.size());
+  compositeBoxes(w, b, nullptr, nullptr);
+}
+
+void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceTrees& trees,
+                 const std::vector<char>* bodies) {
+  trees.trees.resize(w.bodies.size());
+  trees.stale.resize(w.bodies.size(), 1);
+  for (size_t b = 0; b < w.bodies.size(); ++b) {
+    if (bodies && !(*bodies)[b]) continue;
+    const CollisionMesh::Body& body = w.bodies[b];
+    const std::vector<Aabb> boxes(faceBox.begin() + body.firstFace, faceBox.begin() + body.firstFace + body.faceCount);
+    if (trees.stale[b] || trees.trees[b].primitiveCount() != boxes.size()) {
+      trees.trees[b].build(boxes);
+      trees.stale[b] = 0;
+    } else {
+      trees.trees[b].refit(boxes);
+    }
+  }
+}
+
+std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
+                                      FaceTrees& trees, double reach, PrimitiveBoxes& boxes) {
+  primitiveBoxes(w, s, 0.5 * reach, boxes);
+  updateTrees(w, boxes.face, trees, nullptr);
+  std::vector<Candidate> out;
+  overlappingFaces(w, p, trees, false, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, nullptr, out); });
+  return out;
+}
+
+void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, double grow, const std::vector<char>& moved,
+                      PrimitiveBoxes& boxes, FaceTrees& trees) {
+  for (size_t i = 0; i < moved.size(); ++i)
+    if (moved[i]) nodeBox(s, grow, i, boxes.node[i]);
+  std::vector<char> edgeDirty(w.edges.size(), 0);
+  for (size_t e = 0; e < w.edges.size(); ++e) edgeDirty[e] = moved[w.edges[e][0]] || moved[w.edges[e][1]];
+  const std::vector<char> faceDirty = facesTouching(w, moved);
+  compositeBoxes(w, boxes, &edgeDirty, &faceDirty);
+  std::vector<char> bodyDirty(w.bodies.size(), 0);
+  for (size_t b = 0; b < w.bodies.size(); ++b) {
+    const CollisionMesh::Body& body = w.bodies[b];
+    bodyDirty[b] = std::any_of(faceDirty.begin() + body.firstFace,
+                               faceDirty.begin() + body.firstFace + body.faceCount, [](char c) { return c != 0; });
+  }
+  updateTrees(w, boxes.face, trees, &bodyDirty);
+  markFaces(w, faceDirty, trees);
+}
+
+void markMovedFaces(const CollisionMesh& w, const std::vector<char>& moved, FaceTrees& trees) {
+  markFaces(w, facesTouching(w, moved), trees);
+}
+
+std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
+                                       const FaceTrees& trees, const PrimitiveBoxes& boxes,
+                                       const std::vector<char>& moved) {
+  std::vector<Candidate> out;
+  overlappingFaces(w, p, trees, true, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, &moved, out); });
+  return out;
+}
+
+}  // namespace adacloth

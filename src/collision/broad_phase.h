@@ -1,0 +1,68 @@
+#pragma once
+// The broad phase of the collision phase: swept boxes of every node, edge and face of the collision mesh over a
+// step, a face tree per body (cloth or mesh obstacle), and the vertex-face and edge-edge pairs whose boxes overlap.
+//
+// Boxes are grown by half the reach, so the boxes of primitives closer than the reach overlap. A pair is emitted only
+// from the face pair of its two primitives' owners (CollisionMesh::nodeOwner, edgeOwner), so it comes out exactly
+// once, without sorting out the duplicates that every shared node and edge would otherwise create. An owner's box
+// contains its primitive's box, so a pair is a candidate exactly when its two primitives' boxes overlap.
+//
+// Pairs come in traversal order (deterministic, but not sorted: callers sort the few pairs they act on, which is much
+// cheaper than sorting all). Pairs are within each cloth (self collision), between cloths, and between each cloth and
+// each obstacle; never between two obstacles, nor between a pinned node and an obstacle face.
+#include <vector>
+
+#include "collision/bvh.h"
+#include "collision/candidates.h"
+#include "collision/collision_mesh.h"
+
+namespace adacloth {
+
+// Swept boxes of a step at one reach (buffers reused from step to step, as allocating them costs page faults).
+struct PrimitiveBoxes {
+  std::vector<Aabb> node, edge, face;
+};
+
+// Per body of the collision mesh, a tree over its face boxes, kept from step to step: refitted when the body keeps
+// its faces, rebuilt at its next update when it is marked stale (its faces changed, see changedBodies()).
+struct FaceTrees {
+  std::vector<Bvh> trees;
+  std::vector<char> stale;  // per body: 1 = rebuild at the next update
+};
+
+// Marks stale the trees of the bodies flagged in `changed` (one flag per body of the new collision mesh).
+void markStale(FaceTrees& trees, const std::vector<char>& changed);
+
+// Fills `b` with the swept boxes of every node, edge and face, grown by `grow` (m).
+void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, double grow, PrimitiveBoxes& b);
+
+// Face trees of every body from the face boxes: rebuilt when stale (or sized for other faces), else refitted (an
+// OBJ sequence or a moving cloth keeps its faces). `bodies` selects which to update (null: all).
+void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceTrees& trees,
+                 const std::vector<char>* bodies);
+
+// The test the broad phase applies to a pair's own boxes.
+inline bool boxesOverlap(const PrimitiveBoxes& b, const Candidate& c) {
+  return c.edgeEdge ? b.edge[c.a].overlaps(b.edge[c.b]) : b.node[c.a].overlaps(b.face[c.b]);
+}
+
+// Pairs whose swept boxes come within `reach` (m) of each other, each once, in traversal order. `boxes` is scratch,
+// left holding the boxes used, and the trees hold them too.
+std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
+                                      FaceTrees& trees, double reach, PrimitiveBoxes& boxes);
+
+// The incremental broad phase, for passes that moved a few nodes (`moved`, one flag per node) since `boxes` and the
+// trees were computed.
+//
+// Recomputes the boxes of the moved nodes and of the edges and faces touching them; refits the trees of the bodies
+// holding such faces and marks in every tree the faces that changed (the others are unmarked).
+void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, double grow, const std::vector<char>& moved,
+                      PrimitiveBoxes& boxes, FaceTrees& trees);
+// Marks in every tree the faces touching a moved node (boxes and trees already current).
+void markMovedFaces(const CollisionMesh& w, const std::vector<char>& moved, FaceTrees& trees);
+// The pairs with a moved node whose boxes overlap, in traversal order (only the marked subtrees are visited).
+std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
+                                       const FaceTrees& trees, const PrimitiveBoxes& boxes,
+                                       const std::vector<char>& moved);
+
+}  // namespace adacloth

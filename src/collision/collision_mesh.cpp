@@ -1,0 +1,191 @@
+#include "collision/collision_mesh.h"
+
+#include <algorithm>
+
+namespace adacloth {
+namespace {
+
+// A face's three edges (as indices into the sorted `edges`) by binary search: obstacles store edges, not face edges.
+std::array<int, 3> obstacleFaceEdges(const Tri& f, const std::vector<std::array<int, 2>>& edges) {
+  std::array<int, 3> fe;
+  for (int k = 0; k < 3; ++k) {
+    std::array<int, 2> key = {std::min(f[k], f[(k + 1) % 3]), std::max(f[k], f[(k + 1) % 3])};
+    fe[k] = int(std::lower_bound(edges.begin(), edges.end(), key) - edges.begin());
+  }
+  return fe;
+}
+
+CollisionMesh::Body beginBody(const CollisionMesh& m, int cloth) {
+  CollisionMesh::Body b;
+  b.cloth = cloth;
+  b.firstNode = int(m.nodeCloth.size());
+  b.firstEdge = int(m.edges.size());
+  b.firstFace = int(m.faces.size());
+  return b;
+}
+
+void addCloth(CollisionMesh& w, const Mesh& m, int index) {
+  CollisionMesh::Body b = beginBody(w, index);
+  const int n0 = b.firstNode, e0 = b.firstEdge;
+  w.nodeCloth.insert(w.nodeCloth.end(), m.nodes.size(), index);
+  for (const Edge& e : m.edges) w.edges.push_back({n0 + e.nodes[0], n0 + e.nodes[1]});
+  for (size_t f = 0; f < m.faces.size(); ++f) {
+    Tri t = m.faceNodes(int(f));
+    w.faces.push_back({n0 + t[0], n0 + t[1], n0 + t[2]});
+    const auto& fe = m.faces[f].edges;
+    w.faceEdges.push_back({e0 + fe[0], e0 + fe[1], e0 + fe[2]});
+  }
+  b.nodeCount = int(m.nodes.size());
+  b.edgeCount = int(m.edges.size());
+  b.faceCount = int(m.faces.size());
+  w.bodies.push_back(b);
+}
+
+void addObstacle(CollisionMesh& w, const ObstaclePose& a) {
+  const Obstacle& o = *a.obstacle;
+  CollisionMesh::Body body = beginBody(w, -1);
+  const int n0 = body.firstNode, e0 = body.firstEdge;
+  w.nodeCloth.insert(w.nodeCloth.end(), a.x.size(), -1);
+  const auto& edges = o.edges();  // sorted: a face's edges are found by binary search
+  for (const auto& e : edges) w.edges.push_back({n0 + e[0], n0 + e[1]});
+  for (const Tri& f : o.faces()) {
+    w.faces.push_back({n0 + f[0], n0 + f[1], n0 + f[2]});
+    const std::array<int, 3> fe = obstacleFaceEdges(f, edges);
+    w.faceEdges.push_back({e0 + fe[0], e0 + fe[1], e0 + fe[2]});
+  }
+  body.nodeCount = int(a.x.size());
+  body.edgeCount = int(edges.size());
+  body.faceCount = int(o.faces().size());
+  w.bodies.push_back(body);
+}
+
+// The owners of every node and edge, and each face's ownership bits.
+void computeOwners(CollisionMesh& w) {
+  w.nodeOwner.assign(w.nodeCount(), -1);
+  w.edgeOwner.assign(w.edges.size(), -1);
+  for (int f = int(w.faces.size()) - 1; f >= 0; --f) {
+    for (int n : w.faces[f]) w.nodeOwner[n] = f;
+    for (int e : w.faceEdges[f]) w.edgeOwner[e] = f;
+  }
+  w.owned.assign(w.faces.size(), 0);
+  for (size_t f = 0; f < w.faces.size(); ++f)
+    for (int k = 0; k < 3; ++k) {
+      if (w.nodeOwner[w.faces[f][k]] == int(f)) w.owned[f] |= 1u << k;
+      if (w.edgeOwner[w.faceEdges[f][k]] == int(f)) w.owned[f] |= 8u << k;
+    }
+}
+
+bool clothMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const Mesh& m, int index) {
+  if (b.cloth != index || b.nodeCount != int(m.nodes.size()) || b.edgeCount != int(m.edges.size()) ||
+      b.faceCount != int(m.faces.size()))
+    return false;
+  // Or-ed differences over the whole range rather than an early exit: a mismatch is the rare case.
+  const int n0 = b.firstNode, e0 = b.firstEdge;
+  int diff = 0;
+  for (int e = 0; e < b.edgeCount; ++e)
+    for (int k = 0; k < 2; ++k) diff |= w.edges[e0 + e][k] ^ (n0 + m.edges[e].nodes[k]);
+  for (int f = 0; f < b.faceCount; ++f)
+    for (int k = 0; k < 3; ++k) {
+      diff |= w.faces[b.firstFace + f][k] ^ (n0 + m.nodeOf(f, k));
+      diff |= w.faceEdges[b.firstFace + f][k] ^ (e0 + m.faces[f].edges[k]);
+    }
+  return diff == 0;
+}
+
+// An obstacle's face edges are a function of its faces and edges (obstacleFaceEdges), so equal faces and edges at
+// the same offsets give equal face edges: they are not recomputed here, as their binary searches are most of the
+// cost of building the mesh (a mannequin has tens of thousands of faces).
+bool obstacleMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const ObstaclePose& a) {
+  const Obstacle& o = *a.obstacle;
+  if (b.cloth != -1 || b.nodeCount != int(a.x.size()) || b.edgeCount != int(o.edges().size()) ||
+      b.faceCount != int(o.faces().size()))
+    return false;
+  // As for cloths; these loops also vectorize.
+  const int n0 = b.firstNode;
+  int diff = 0;
+  for (int e = 0; e < b.edgeCount; ++e)
+    for (int k = 0; k < 2; ++k) diff |= w.edges[b.firstEdge + e][k] ^ (n0 + o.edges()[e][k]);
+  for (int f = 0; f < b.faceCount; ++f)
+    for (int k = 0; k < 3; ++k) diff |= w.faces[b.firstFace + f][k] ^ (n0 + o.faces()[f][k]);
+  return diff == 0;
+}
+
+}  // namespace
+
+CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles) {
+  CollisionMesh w;
+  for (size_t c = 0; c < cloths.size(); ++c) addCloth(w, *cloths[c].mesh, int(c));
+  for (const ObstaclePose& o : obstacles)
+    if (!o.obstacle->isGround()) addObstacle(w, o);
+  computeOwners(w);
+  return w;
+}
+
+bool matchesTopology(const CollisionMesh& mesh, const std::vector<ClothStep>& cloths,
+                     const std::vector<ObstaclePose>& obstacles) {
+  size_t b = 0;
+  for (size_t c = 0; c < cloths.size(); ++c, ++b)
+    if (b >= mesh.bodies.size() || !clothMatches(mesh, mesh.bodies[b], *cloths[c].mesh, int(c))) return false;
+  for (const ObstaclePose& o : obstacles) {
+    if (o.obstacle->isGround()) continue;
+    if (b >= mesh.bodies.size() || !obstacleMatches(mesh, mesh.bodies[b], o)) return false;
+    ++b;
+  }
+  // Bodies in the same places hold every node, edge and face (the mesh has nothing else).
+  return b == mesh.bodies.size();
+}
+
+std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh& after) {
+  std::vector<char> changed(after.bodies.size(), 1);
+  for (size_t b = 0; b < after.bodies.size() && b < before.bodies.size(); ++b) {
+    const CollisionMesh::Body &x = before.bodies[b], &y = after.bodies[b];
+    const auto first = after.faces.begin() + y.firstFace;
+    changed[b] = x.faceCount != y.faceCount ||
+                 !std::equal(first, first + y.faceCount, before.faces.begin() + x.firstFace);
+  }
+  return changed;
+}
+
+void loadState(CollisionState& state, const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
+               const std::vector<ObstaclePose>& end, double dt) {
+  state.dt = dt;
+  state.x0.clear();
+  state.x1.clear();
+  state.v.clear();
+  state.invMass.clear();
+  for (const ClothStep& c : cloths) {
+    const Mesh& m = *c.mesh;
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+      const Node& n = m.nodes[i];
+      const bool held = !c.pinned.empty() && c.pinned[i];
+      state.x0.push_back(c.x0[i]);
+      state.x1.push_back(n.x);
+      state.v.push_back(n.v);
+      state.invMass.push_back(held || !(n.mass > 0) ? 0.0 : 1.0 / n.mass);
+    }
+  }
+  for (size_t o = 0; o < start.size(); ++o) {
+    if (start[o].obstacle->isGround()) continue;
+    const ObstaclePose &a = start[o], &b = end[o];
+    for (size_t i = 0; i < a.x.size(); ++i) {
+      state.x0.push_back(a.x[i]);
+      state.x1.push_back(b.x[i]);
+      state.v.push_back((b.x[i] - a.x[i]) / dt);
+      state.invMass.push_back(0.0);
+    }
+  }
+}
+
+void writeBack(const CollisionState& state, std::vector<ClothStep>& cloths) {
+  size_t k = 0;
+  for (ClothStep& c : cloths)
+    for (Node& n : c.mesh->nodes) {
+      if (state.invMass[k] > 0) {
+        n.x = state.x1[k];
+        n.v = state.v[k];
+      }
+      ++k;
+    }
+}
+
+}  // namespace adacloth

@@ -1,0 +1,67 @@
+#pragma once
+// The collision mesh: every cloth and every mesh obstacle of a step flattened into one set of nodes, edges and faces
+// with global indices (the cloths in their order, then the obstacles that are not grounds, in theirs), and for every
+// node and edge its owner face. It holds topology only, which changes only when a mesh is remeshed, so the
+// collision phase keeps it in its cache from step to step and rebuilds it when matchesTopology() says a face list
+// changed. The per-step part (positions, velocities, inverse masses) is a CollisionState on the same node indices.
+#include <array>
+#include <vector>
+
+#include "collision/response.h"
+
+namespace adacloth {
+
+struct CollisionMesh {
+  // One cloth or mesh obstacle: its ranges of global nodes, edges and faces.
+  struct Body {
+    int cloth = -1;  // index in the cloth list, or -1 for an obstacle
+    int firstNode = 0, nodeCount = 0;
+    int firstEdge = 0, edgeCount = 0;
+    int firstFace = 0, faceCount = 0;
+  };
+
+  std::vector<int> nodeCloth;  // cloth of each node, -1 for obstacles
+  std::vector<Tri> faces;
+  std::vector<std::array<int, 3>> faceEdges;  // faceEdges[f][k] joins corners k and k + 1 of face f
+  std::vector<std::array<int, 2>> edges;
+  std::vector<Body> bodies;
+  // Owners: for every node and edge the lowest-numbered face that contains it (-1 for none), and per face which of
+  // its corners and edges it owns (bit k = corner k, bit 3 + k = edge k). The broad phase emits a vertex-face or
+  // edge-edge pair only from the face pair of its owners, so every pair comes out once (broad_phase.h).
+  std::vector<int> nodeOwner, edgeOwner;
+  std::vector<unsigned char> owned;
+
+  size_t nodeCount() const { return nodeCloth.size(); }
+};
+
+// The collision mesh of `cloths` and of the obstacles of `obstacles` that are not grounds (poses at any instant: only
+// their node counts and faces are read).
+CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles);
+
+// True when buildCollisionMesh(cloths, obstacles) would return `mesh` again: same bodies, node counts, edges, faces
+// and face edges, compared exactly (a remesh can keep the face count and change the faces). Costs a read of the
+// topology, no allocation.
+bool matchesTopology(const CollisionMesh& mesh, const std::vector<ClothStep>& cloths,
+                     const std::vector<ObstaclePose>& obstacles);
+
+// Per body of `after`: 1 when its faces (global indices) differ from those of the same body of `before`, or it is
+// new. A body whose faces kept their global indices can keep its face tree (refitted); the others need a new one.
+std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh& after);
+
+// The nodes of a collision mesh during one step of length dt (s): positions at its start and end, velocities (in and
+// out) and inverse masses (1/kg; 0 for obstacle and pinned nodes: they are never moved).
+struct CollisionState {
+  std::vector<Vec3> x0, x1, v;
+  std::vector<double> invMass;
+  double dt = 0;
+};
+
+// Fills `state` (its buffers are reused) from the cloths' x0, nodes and pins and the obstacles' poses at the start
+// and end of the step, in the node order of the collision mesh they match.
+void loadState(CollisionState& state, const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
+               const std::vector<ObstaclePose>& end, double dt);
+
+// Writes positions and velocities of the cloths' movable nodes back into their meshes.
+void writeBack(const CollisionState& state, std::vector<ClothStep>& cloths);
+
+}  // namespace adacloth

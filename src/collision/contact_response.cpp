@@ -1,0 +1,79 @@
+#include "collision/contact_response.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace adacloth {
+namespace {
+
+bool involvesObstacle(const CollisionMesh& w, const std::array<int, 4>& nodes) {
+  for (int n : nodes)
+    if (w.nodeCloth[n] < 0) return true;
+  return false;
+}
+
+}  // namespace
+
+bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu) {
+  double denom = 0, s1 = 0, vn = 0;
+  Vec3 vrel = Vec3::Zero();
+  for (int i = 0; i < 4; ++i) {
+    denom += g.weights[i] * g.weights[i] * s.invMass[nodes[i]];
+    s1 += g.weights[i] * g.normal.dot(s.x1[nodes[i]]);
+    vrel += g.weights[i] * s.v[nodes[i]];
+  }
+  vn = g.normal.dot(vrel);
+  const double ds = target - s1, dvn = std::max(0.0, -vn);
+  if (denom <= 0 || (ds <= 0 && dvn == 0)) return false;
+  const double push = std::max(ds, 0.0);
+  const Vec3 vt = vrel - vn * g.normal;
+  const double vtNorm = vt.norm();
+  // The normal "impulse" includes the position push as a velocity over the step, as position-based contact does.
+  const double dvt = std::min(vtNorm, mu * (dvn + push / s.dt));
+  const Vec3 tangentDir = vtNorm > 0 ? Vec3(-vt / vtNorm) : Vec3::Zero();
+  for (int i = 0; i < 4; ++i) {
+    const double share = g.weights[i] * s.invMass[nodes[i]] / denom;
+    if (share == 0) continue;
+    s.x1[nodes[i]] += share * push * g.normal;
+    s.v[nodes[i]] += share * (dvn * g.normal + dvt * tangentDir);
+  }
+  return true;
+}
+
+double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const CollisionParams& p) {
+  return involvesObstacle(w, nodes) ? p.obstacleFriction : p.selfFriction;
+}
+
+void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::vector<int>& contacts) {
+  int counted = -1;  // a pair inside one cloth counts once for it
+  for (int n : nodes) {
+    int c = w.nodeCloth[n];
+    if (c >= 0 && c != counted) {
+      ++contacts[c];
+      if (counted < 0) counted = c; else break;
+    }
+  }
+}
+
+void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<Candidate>& cands,
+                   const CollisionParams& p, CollisionStepStats& st) {
+  std::vector<std::optional<ContactGeometry>> found(cands.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (long i = 0; i < long(cands.size()); ++i) {
+    MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
+    found[i] = cands[i].edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
+  }
+  // The responses are applied one pair after the other, so their order matters: candidate order (vertex-face pairs
+  // first, by node).
+  std::vector<std::pair<Candidate, ContactGeometry>> close;
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (found[i]) close.push_back({cands[i], *found[i]});
+  std::sort(close.begin(), close.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [c, g] : close) {
+    auto nodes = candidateNodes(w, c);
+    countContact(w, nodes, st.contacts);
+    separate(s, nodes, g, p.thickness, frictionOf(w, nodes, p));
+  }
+}
+
+}  // namespace adacloth

@@ -1,0 +1,30 @@
+#pragma once
+// The impulse response to one contact, and the proximity pass built on it (steps 2 and 3 of response.h). A pair is
+// pushed apart along the contact normal, its approaching normal velocity is removed (inelastic) and its tangential
+// velocity reduced by Coulomb friction; the push goes to the lighter side, split by inverse mass.
+#include <array>
+#include <vector>
+
+#include "collision/candidates.h"
+#include "collision/ccd.h"
+#include "collision/collision_mesh.h"
+
+namespace adacloth {
+
+// Moves the pair `nodes` apart along g.normal until its separation there is `target` (m), makes it stop approaching
+// (inelastic) and applies Coulomb friction `mu` to its tangential relative velocity. Returns false when nothing
+// moved (both sides immovable, or already far enough and separating).
+bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu);
+
+// The Coulomb coefficient of a pair: obstacle friction when a node belongs to an obstacle, else self friction.
+double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const CollisionParams& p);
+
+// Counts a contact for each cloth the pair touches (a pair inside one cloth counts once for it).
+void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::vector<int>& contacts);
+
+// Step 2: pairs among `cands` within the thickness at the end of the step are pushed to the thickness, one after the
+// other in candidate order; st.contacts counts them.
+void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<Candidate>& cands,
+                   const CollisionParams& p, CollisionStepStats& st);
+
+}  // namespace adacloth

@@ -1,0 +1,90 @@
+#include "collision/impact_detector.h"
+
+#include <algorithm>
+
+namespace adacloth {
+
+std::vector<Hit> ImpactDetector::detect(const CollisionMesh& w, const CollisionState& s) {
+  if (seeded_) testFromSeed(w, s); else if (seen_.empty()) testAll(w, s); else retestMoved(w, s);
+  seeded_ = false;
+  seen_ = s.x1;
+  std::vector<Hit> hits;
+  for (const Tested& t : tested_)
+    if (t.g) hits.push_back({t.c, *t.g});
+  // Earliest first; ties in candidate order (stable sort), so the result does not depend on thread scheduling.
+  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.g.t < b.g.t; });
+  return hits;
+}
+
+std::vector<ImpactDetector::Tested> ImpactDetector::test(const CollisionMesh& w, const CollisionState& s,
+                                                         const std::vector<Candidate>& cands) {
+  std::vector<Tested> out(cands.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (long i = 0; i < long(cands.size()); ++i) {
+    MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
+    out[i].c = cands[i];
+    out[i].g = cands[i].edgeEdge ? edgeEdgeCCD(m, tolerance_) : vertexFaceCCD(m, tolerance_);
+  }
+  stats_.ccdTests += long(cands.size());
+  return out;
+}
+
+void ImpactDetector::testAll(const CollisionMesh& w, const CollisionState& s) {
+  std::vector<Candidate> cands = findCandidates(w, s, params_, trees_, tolerance_, boxes_);
+  std::sort(cands.begin(), cands.end());
+  tested_ = test(w, s, cands);
+}
+
+// Nodes whose end position changed since the last call (or the seed).
+bool ImpactDetector::movedNodes(const CollisionState& s, std::vector<char>& moved) const {
+  moved.assign(s.x1.size(), 0);
+  bool any = false;
+  for (size_t i = 0; i < s.x1.size(); ++i)
+    if (s.x1[i] != seen_[i]) {
+      moved[i] = 1;
+      any = true;
+    }
+  return any;
+}
+
+// The seed's pairs without a moved node whose boxes still overlap at the tolerance, merged with the pairs of the
+// moved nodes.
+void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& s) {
+  primitiveBoxes(w, s, 0.5 * tolerance_, boxes_);
+  updateTrees(w, boxes_.face, trees_, nullptr);
+  std::vector<char> moved;
+  movedNodes(s, moved);
+  markMovedFaces(w, moved, trees_);
+  std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, moved);
+  std::sort(fresh.begin(), fresh.end());
+  std::vector<Candidate> kept;
+  for (const Candidate& c : seed_)
+    if (!touchesFlagged(candidateNodes(w, c), moved) && boxesOverlap(boxes_, c)) kept.push_back(c);
+  std::sort(kept.begin(), kept.end());
+  std::vector<Candidate> cands(fresh.size() + kept.size());
+  std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());
+  seed_.clear();
+  tested_ = test(w, s, cands);
+}
+
+void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s) {
+  std::vector<char> moved;
+  if (!movedNodes(s, moved)) return;
+  updateMovedBoxes(w, s, 0.5 * tolerance_, moved, boxes_, trees_);
+  std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, moved);
+  std::sort(fresh.begin(), fresh.end());
+  std::vector<Tested> retested = test(w, s, fresh);
+  // The pairs without a moved node keep their answer; merged with the new ones in candidate order.
+  std::vector<Tested> merged;
+  merged.reserve(tested_.size() + retested.size());
+  auto r = retested.begin();
+  for (const Tested& t : tested_) {
+    if (touchesFlagged(candidateNodes(w, t.c), moved)) continue;
+    for (; r != retested.end() && r->c < t.c; ++r) merged.push_back(*r);
+    merged.push_back(t);
+  }
+  merged.insert(merged.end(), r, retested.end());
+  tested_ = std::move(merged);
+}
+
+}  // namespace adacloth

@@ -1,0 +1,64 @@
+#pragma once
+// The CCD queries of one step: every pair that touches while approaching, earliest first. The first call tests every
+// candidate pair (taken from the proximity pass's candidates when seeded, plus the pairs of nodes that pass moved);
+// later calls (after impulses or impact zones moved a few nodes) re-test only the pairs with a node that moved since
+// the previous call: any other pair has the same swept boxes, so the same candidate status, and the same four
+// positions, so the same CCD answer. New pairs of moved nodes can only come from face pairs with a face touching a
+// moved node, which the marked tree traversal visits. The answer equals a full recomputation every pass (the output
+// bytes of the character shots did not change), at the cost of the pairs that changed.
+#include <optional>
+#include <vector>
+
+#include "collision/broad_phase.h"
+#include "collision/candidates.h"
+#include "collision/collision_mesh.h"
+
+namespace adacloth {
+
+struct Hit {
+  Candidate candidate;
+  ContactGeometry g;
+};
+
+class ImpactDetector {
+ public:
+  // `trees` and `boxes` are the broad phase's (kept in the collision cache); `st.ccdTests` counts the pairs tested.
+  ImpactDetector(const CollisionParams& p, FaceTrees& trees, PrimitiveBoxes& boxes, CollisionStepStats& st)
+      : params_(p), trees_(trees), stats_(st), tolerance_(0.05 * p.thickness), boxes_(boxes) {}
+
+  // Candidate pairs (any order) found at a larger reach (the proximity pass's) for the end positions `x1` they were
+  // found at: the first call then needs no full traversal (a pair closer than the tolerance is closer than that
+  // reach).
+  void seed(std::vector<Candidate> cands, std::vector<Vec3> x1) {
+    seed_ = std::move(cands);
+    seen_ = std::move(x1);
+    seeded_ = true;
+  }
+
+  // Every pair colliding during the step for the current state, earliest first; ties in candidate order.
+  std::vector<Hit> detect(const CollisionMesh& w, const CollisionState& s);
+
+ private:
+  struct Tested {
+    Candidate c;
+    std::optional<ContactGeometry> g;  // the CCD contact, if any
+  };
+
+  std::vector<Tested> test(const CollisionMesh& w, const CollisionState& s, const std::vector<Candidate>& cands);
+  void testAll(const CollisionMesh& w, const CollisionState& s);
+  void testFromSeed(const CollisionMesh& w, const CollisionState& s);
+  void retestMoved(const CollisionMesh& w, const CollisionState& s);
+  bool movedNodes(const CollisionState& s, std::vector<char>& moved) const;
+
+  const CollisionParams& params_;
+  FaceTrees& trees_;
+  CollisionStepStats& stats_;
+  const double tolerance_;  // contact distance of the CCD queries (m)
+  PrimitiveBoxes& boxes_;   // swept boxes at the tolerance, as of the last call (buffers kept in the cache)
+  std::vector<Vec3> seen_;  // end-of-step positions at the last call or the seed (empty before the first)
+  std::vector<Candidate> seed_;
+  bool seeded_ = false;
+  std::vector<Tested> tested_;  // every candidate pair with its CCD answer, in candidate order
+};
+
+}  // namespace adacloth

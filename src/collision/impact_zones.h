@@ -1,0 +1,37 @@
+#pragma once
+// Impact zones (step 4 of response.h, after Provot): the fallback when CCD passes run out. The nodes of pairs still
+// colliding are grouped into zones (connected through those pairs), and each zone moves as one rigid body over the
+// step, so nothing inside it can collide; zones merge with whatever they then hit, until no collision is left.
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "collision/collision_mesh.h"
+#include "collision/impact_detector.h"
+
+namespace adacloth {
+
+// Union-find over nodes; a set's representative is its lowest node, so zones come out in a fixed order.
+struct Zones {
+  std::vector<int> parent;
+  explicit Zones(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int i) { return parent[i] == i ? i : parent[i] = find(parent[i]); }
+  void join(int a, int b) {
+    a = find(a), b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+// Moves the zone `members` over the step. A zone touching an obstacle or a handle (a member of infinite mass) follows
+// it: its free members take the mean displacement of the obstacle members, or of the handle members when it touches
+// no obstacle. A free zone moves rigidly with its linear and angular momentum, which keeps distances inside it and so
+// creates no collision. Positions x1 and velocities v of the free members change; nothing else.
+void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members);
+
+// Step 4: zones from `hits` (the collisions left after the CCD passes), moved, then re-detected with `detector`,
+// until no collision is left or p.zoneIterations passes ran. Returns the collisions left (st.unresolved); counts
+// st.zones (most zones in one pass) and st.zonePasses.
+int impactZones(const CollisionMesh& w, CollisionState& s, std::vector<Hit> hits, const CollisionParams& p,
+                ImpactDetector& detector, CollisionStepStats& st);
+
+}  // namespace adacloth

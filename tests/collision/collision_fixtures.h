@@ -1,0 +1,88 @@
+#pragma once
+// Hand-made cloths and obstacles shared by the tests of the collision phase's parts.
+#include <vector>
+
+#include "collision/obstacle.h"
+#include "collision/response.h"
+#include "mesh/mesh.h"
+
+namespace adacloth::testing {
+
+// Triangles with their own nodes (no two share one), a node per vert; material coordinates are the world x and z.
+inline Mesh makeTriangles(const std::vector<std::array<Vec3, 3>>& triangles) {
+  std::vector<Vec2> u;
+  std::vector<int> node;
+  std::vector<Vec3> x;
+  std::vector<Tri> faces;
+  for (const auto& t : triangles) {
+    const int first = int(x.size());
+    for (const Vec3& p : t) {
+      node.push_back(int(x.size()));
+      x.push_back(p);
+      u.emplace_back(p.x(), -p.z());  // counter-clockwise in material space for triangles listed so
+    }
+    faces.push_back({first, first + 1, first + 2});
+  }
+  return makeMesh(u, node, x, faces);
+}
+
+// An n x n grid of cells over [0, size]^2 at height y (the XZ plane, material u = (x, -z)), each cell cut along one
+// diagonal, or along the other with `flipped`: the same nodes and face count, other faces (what a remesh that flips
+// edges produces).
+inline Mesh makeFlatGrid(int n, double size, double y, bool flipped) {
+  std::vector<Vec2> u;
+  std::vector<int> node;
+  std::vector<Vec3> x;
+  std::vector<Tri> faces;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) {
+      const double px = size * i / n, pz = -size * j / n;
+      node.push_back(int(x.size()));
+      x.emplace_back(px, y, pz);
+      u.emplace_back(px, -pz);
+    }
+  auto id = [&](int i, int j) { return j * (n + 1) + i; };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const int a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
+      if (flipped) {
+        faces.push_back({a, b, d});
+        faces.push_back({b, c, d});
+      } else {
+        faces.push_back({a, b, c});
+        faces.push_back({a, c, d});
+      }
+    }
+  return makeMesh(u, node, x, faces);
+}
+
+// A step of `mesh` from its current positions (x0) to x0 + dt v for the given velocity of every node.
+inline ClothStep stepOf(Mesh& mesh, const Vec3& velocity, double dt) {
+  ClothStep c;
+  c.mesh = &mesh;
+  for (Node& n : mesh.nodes) {
+    c.x0.push_back(n.x);
+    n.v = velocity;
+    n.x += dt * velocity;
+  }
+  return c;
+}
+
+inline ObstacleSpec sphereSpec(double radius, const Vec3& centre, int subdivisions = 2) {
+  ObstacleSpec s;
+  s.shape = ObstacleSpec::Shape::Sphere;
+  s.name = "ball";
+  s.radius = radius;
+  s.subdivisions = subdivisions;
+  s.transform.translate = centre;
+  return s;
+}
+
+inline ObstacleSpec groundSpec() {
+  ObstacleSpec s;
+  s.shape = ObstacleSpec::Shape::Ground;
+  s.name = "floor";
+  return s;
+}
+
+}  // namespace adacloth::testing

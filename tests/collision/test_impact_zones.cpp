@@ -1,0 +1,244 @@
+// Impact zones (impact_zones.h) on hand-made configurations: the rigid motion of one zone (momentum, distances,
+// anchors), and the passes: zones merge until no collision is left, or the collisions left are counted.
+#include <catch2/catch.hpp>
+
+#include "collision/impact_zones.h"
+#include "collision_fixtures.h"
+
+using namespace adacloth;
+using namespace adacloth::testing;
+
+namespace {
+
+const double kDt = 0.01;
+
+// Nodes of one cloth (or obstacle nodes, cloth -1) with unit masses, for moveZoneRigidly alone: it reads only the
+// nodes' cloths from the mesh.
+struct Nodes {
+  CollisionMesh w;
+  CollisionState s;
+  void add(const Vec3& x0, const Vec3& x1, double mass, int cloth = 0) {
+    w.nodeCloth.push_back(cloth);
+    s.x0.push_back(x0);
+    s.x1.push_back(x1);
+    s.v.push_back((x1 - x0) / kDt);
+    s.invMass.push_back(mass > 0 ? 1.0 / mass : 0.0);
+    s.dt = kDt;
+  }
+};
+
+Vec3 linearMomentum(const CollisionState& s, const std::vector<int>& nodes) {
+  Vec3 p = Vec3::Zero();
+  for (int n : nodes) p += (s.x1[n] - s.x0[n]) / (s.dt * s.invMass[n]);
+  return p;
+}
+
+// About the centre of mass at the start of the step, from the displacement over the step.
+Vec3 angularMomentum(const CollisionState& s, const std::vector<int>& nodes) {
+  double mass = 0;
+  Vec3 centre = Vec3::Zero();
+  for (int n : nodes) mass += 1 / s.invMass[n], centre += s.x0[n] / s.invMass[n];
+  centre /= mass;
+  Vec3 l = Vec3::Zero();
+  for (int n : nodes) l += (s.x0[n] - centre).cross(s.x1[n] - s.x0[n]) / (s.dt * s.invMass[n]);
+  return l;
+}
+
+// Three separate triangles of one cloth, all nodes of unit mass. A (nodes 0-2) falls 4 cm through the middle of the
+// large B (3-5, at y = 0) during the step, over B's left part; C (6-8) rests 1 cm under B's right part, away from A.
+// Moving A and B together carries B down through C, so a second zone pass has to take C in.
+struct StackedTriangles {
+  Mesh mesh;
+  CollisionMesh w;
+  CollisionState s;
+  explicit StackedTriangles(double gapUnderB = 0.01) {
+    mesh = makeTriangles({{Vec3(-0.45, 0.01, -0.55), Vec3(-0.35, 0.01, -0.55), Vec3(-0.4, 0.01, -0.65)},
+                          {Vec3(-1, 0, -1), Vec3(0, 0, 1), Vec3(1, 0, -1)},
+                          {Vec3(0.35, -gapUnderB, -0.55), Vec3(0.45, -gapUnderB, -0.55), Vec3(0.4, -gapUnderB, -0.65)}});
+    std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
+    for (int n = 0; n < 3; ++n) {
+      mesh.nodes[n].x.y() -= 0.04;
+      mesh.nodes[n].v = Vec3(0, -0.04 / kDt, 0);
+    }
+    w = buildCollisionMesh(cloths, {});
+    loadState(s, cloths, {}, {}, kDt);
+    s.invMass.assign(s.invMass.size(), 1.0);
+  }
+};
+
+// Every collision of the state, from a detector with nothing cached.
+std::vector<Hit> collisionsOf(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p) {
+  FaceTrees trees;
+  PrimitiveBoxes boxes;
+  CollisionStepStats st;
+  ImpactDetector detector(p, trees, boxes, st);
+  return detector.detect(w, s);
+}
+
+// Runs the zone passes from the state's collisions, as the collision phase does after its CCD passes.
+struct ZoneRun {
+  FaceTrees trees;
+  PrimitiveBoxes boxes;
+  CollisionStepStats st;
+  int left = 0;
+  size_t initialHits = 0;
+  ZoneRun(const CollisionMesh& w, CollisionState& s, const CollisionParams& p) {
+    ImpactDetector detector(p, trees, boxes, st);
+    std::vector<Hit> hits = detector.detect(w, s);
+    initialHits = hits.size();
+    left = impactZones(w, s, hits, p, detector, st);
+  }
+};
+
+std::vector<int> range(int first, int last) {
+  std::vector<int> out;
+  for (int i = first; i < last; ++i) out.push_back(i);
+  return out;
+}
+
+// Largest change of the distance between any two of `nodes` from the start to the end of the step (m).
+double distortion(const CollisionState& s, const std::vector<int>& nodes) {
+  double worst = 0;
+  for (int i : nodes)
+    for (int j : nodes)
+      worst = std::max(worst, std::abs((s.x1[i] - s.x1[j]).norm() - (s.x0[i] - s.x0[j]).norm()));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("zones are sets of nodes named by their lowest node", "[collision]") {
+  Zones z(6);
+  z.join(4, 2);
+  z.join(5, 4);
+  CHECK(z.find(5) == 2);
+  CHECK(z.find(4) == 2);
+  z.join(3, 1);
+  z.join(5, 3);
+  for (int n : {1, 2, 3, 4, 5}) CHECK(z.find(n) == 1);
+  CHECK(z.find(0) == 0);
+}
+
+TEST_CASE("a free zone moves rigidly, keeping its momentum", "[collision]") {
+  // Four nodes of different masses moving apart from each other, turning and drifting.
+  Nodes z;
+  const std::vector<Vec3> x0 = {Vec3(0, 0, 0), Vec3(0.1, 0.02, 0), Vec3(0.03, 0.1, 0.01), Vec3(0.02, 0.03, 0.08)};
+  const std::vector<double> mass = {1.0, 2.0, 0.5, 1.5};
+  const Vec3 drift(0.3, -0.2, 0.1), spin(2.0, -1.0, 3.0);  // m/s, rad/s
+  for (int i = 0; i < 4; ++i) {
+    const Vec3 deform = 0.002 * Vec3(i, -1.0 * i * i, 0.5);  // not rigid
+    z.add(x0[i], x0[i] + kDt * (drift + spin.cross(x0[i])) + deform, mass[i]);
+  }
+  const std::vector<int> members = range(0, 4);
+  const Vec3 p0 = linearMomentum(z.s, members), l0 = angularMomentum(z.s, members);
+  REQUIRE(distortion(z.s, members) > 1e-3);
+  moveZoneRigidly(z.w, z.s, members);
+
+  CHECK(distortion(z.s, members) < 1e-12);
+  CHECK((linearMomentum(z.s, members) - p0).norm() < 1e-12 * p0.norm());
+  // The rotation is applied as a finite turn over the step, the momentum measured along its chord: they agree to
+  // first order in the angle turned (here 0.04 rad).
+  CHECK((angularMomentum(z.s, members) - l0).norm() < 0.05 * l0.norm());
+  for (int n : members) CHECK((z.s.v[n] - (z.s.x1[n] - z.s.x0[n]) / kDt).norm() < 1e-12);
+}
+
+TEST_CASE("a free zone that only translates keeps its motion", "[collision]") {
+  Nodes z;
+  const Vec3 d(0.01, -0.02, 0.005);
+  z.add(Vec3(0, 0, 0), Vec3(0, 0, 0) + d, 1.0);
+  z.add(Vec3(0.1, 0, 0), Vec3(0.1, 0, 0) + d, 3.0);
+  z.add(Vec3(0, 0.1, 0), Vec3(0, 0.1, 0) + d, 2.0);
+  const CollisionState before = z.s;
+  moveZoneRigidly(z.w, z.s, range(0, 3));
+  for (int n = 0; n < 3; ++n) {
+    CHECK((z.s.x1[n] - before.x1[n]).norm() < 1e-15);
+    CHECK((z.s.v[n] - d / kDt).norm() < 1e-12);
+  }
+}
+
+TEST_CASE("a zone touching an obstacle follows it, one touching only handles follows them", "[collision]") {
+  Nodes z;
+  z.add(Vec3(0, 0, 0), Vec3(0.05, 0, 0), 1.0);       // 0, 1: free cloth nodes, moving apart
+  z.add(Vec3(0.1, 0, 0), Vec3(0.08, 0.01, 0), 1.0);
+  z.add(Vec3(0, 0.1, 0), Vec3(0, 0.13, 0), 0.0);      // 2: a handle, moving up 3 cm
+  z.add(Vec3(0, -0.1, 0), Vec3(0.01, -0.1, 0), 0.0, -1);  // 3, 4: obstacle nodes, moving 1 cm and 3 cm along x
+  z.add(Vec3(0.1, -0.1, 0), Vec3(0.13, -0.1, 0), 0.0, -1);
+  const CollisionState before = z.s;
+  auto freeNodesMovedBy = [&](const Vec3& d) {
+    for (int n : {0, 1}) {
+      CHECK((z.s.x1[n] - (z.s.x0[n] + d)).norm() < 1e-15);
+      CHECK((z.s.v[n] - d / kDt).norm() < 1e-12);
+    }
+  };
+  SECTION("obstacle: the mean of its nodes' displacements") {
+    moveZoneRigidly(z.w, z.s, {0, 1, 3, 4});
+    freeNodesMovedBy(Vec3(0.02, 0, 0));
+  }
+  SECTION("obstacle and handle: the obstacle leads") {
+    moveZoneRigidly(z.w, z.s, {0, 1, 2, 3, 4});
+    freeNodesMovedBy(Vec3(0.02, 0, 0));
+  }
+  SECTION("handle only") {
+    moveZoneRigidly(z.w, z.s, {0, 1, 2});
+    freeNodesMovedBy(Vec3(0, 0.03, 0));
+  }
+  SECTION("nothing free: nothing moves") {
+    moveZoneRigidly(z.w, z.s, {2, 3, 4});
+    CHECK(z.s.x1 == before.x1);
+    CHECK(z.s.v == before.v);
+  }
+  // Anchors themselves are never moved.
+  for (int n : {2, 3, 4}) CHECK(z.s.x1[n] == before.x1[n]);
+}
+
+TEST_CASE("impact zones merge until no collision is left", "[collision]") {
+  CollisionParams p;
+  StackedTriangles t;
+  const CollisionState before = t.s;
+  ZoneRun run(t.w, t.s, p);
+
+  CHECK(run.initialHits > 0);
+  CHECK(run.left == 0);
+  CHECK(run.st.zonePasses == 2);  // A with B, then A and B with C
+  CHECK(run.st.zones == 1);
+  CHECK(collisionsOf(t.w, t.s, p).empty());
+  // The last pass moved all three triangles as one rigid zone from the start of the step, with their momentum.
+  const std::vector<int> all = range(0, 9);
+  CHECK(distortion(t.s, all) < 1e-12);
+  CHECK((linearMomentum(t.s, all) - linearMomentum(before, all)).norm() < 1e-12);
+}
+
+TEST_CASE("impact zones count the collisions left when their passes run out", "[collision]") {
+  CollisionParams p;
+  SECTION("one pass: B, carried with A, now goes through C") {
+    p.zoneIterations = 1;
+    StackedTriangles t;
+    ZoneRun run(t.w, t.s, p);
+    CHECK(run.st.zonePasses == 1);
+    CHECK(run.left > 0);
+    CHECK(run.left == int(collisionsOf(t.w, t.s, p).size()));
+    // A and B moved as one body; C did not move yet.
+    CHECK(distortion(t.s, range(0, 6)) < 1e-12);
+    for (int n = 6; n < 9; ++n) CHECK(t.s.x1[n] == t.s.x0[n]);
+  }
+  SECTION("no pass: the collisions found are all left") {
+    p.zoneIterations = 0;
+    StackedTriangles t;
+    const CollisionState before = t.s;
+    ZoneRun run(t.w, t.s, p);
+    CHECK(run.st.zonePasses == 0);
+    CHECK(run.left == int(run.initialHits));
+    CHECK(t.s.x1 == before.x1);
+  }
+}
+
+TEST_CASE("an impact zone touching a handle stays with it", "[collision]") {
+  CollisionParams p;
+  StackedTriangles t;
+  for (int n = 3; n < 6; ++n) t.s.invMass[n] = 0;  // B is held where it is
+  ZoneRun run(t.w, t.s, p);
+  CHECK(run.left == 0);
+  CHECK(run.st.zonePasses == 1);
+  // A stops where it started, above B; C is never involved.
+  for (int n = 0; n < 9; ++n) CHECK((t.s.x1[n] - t.s.x0[n]).norm() < 1e-15);
+}
