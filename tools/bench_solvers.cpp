@@ -6,7 +6,8 @@
 // at 1 and 2 threads, and the free-fall check.
 //   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT]
 //   bench_solvers --drape 32,128    conf/drape.json at these grid sizes, 8 and 2 steps per frame: the default
-//                                   solve's lowest point against the direct solve's over frames 1..48    (cells per side; 31 ~ 1k nodes, 99 ~ 10k, 316 ~ 100k)
+//                                   solve's lowest point against the direct solve's over frames 1..48    (cells per
+//                                   side; 31 ~ 1k nodes, 99 ~ 10k, 316 ~ 100k)
 #include <omp.h>
 
 #include <algorithm>

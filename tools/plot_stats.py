@@ -4,7 +4,7 @@
 usage: tools/plot_stats.py OUT [OUT2] [-o FILE]
 
 Top: faces per frame (all cloths summed) and visible faces when the run reports them.
-Bottom: wall time per phase (ms) per frame, stacked: sizing, remesh, physics, collision, io.
+Bottom: wall time per phase (ms) per frame, stacked (every phase of stats.jsonl's wall_ms but total).
 With two runs, one column each, same axes, so an adaptive and a reference run compare at a glance.
 Writes OUT/stats.png (or FILE). Needs python3-matplotlib or gnuplot (Debian: apt-get install python3-matplotlib,
 or apt-get install gnuplot-nox); installs nothing itself.
@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-PHASES = ["sizing", "remesh", "physics", "collision", "io"]
+PHASES = ["physics", "collision", "occlusion", "sizing", "remesh", "checks", "io", "upsample", "measure"]
 
 
 def fail(message, code=2):

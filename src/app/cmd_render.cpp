@@ -14,7 +14,7 @@
 #include "io/obj.h"
 #include "render/frame_scene.h"
 #include "render/png.h"
-#include "io/shot_output.h"
+#include "config/shot_output.h"
 #include "config/camera_file.h"
 #include "view/camera_path.h"
 

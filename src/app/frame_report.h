@@ -17,15 +17,15 @@ namespace adacloth {
 enum class Phase {
   Physics,    // implicit steps of every cloth and the blow-up guard
   Collision,  // contact response of every step
-  Occlusion,  // depth pre-pass of the obstacles and cloths that can hide a cloth (view with occlusion)
+  Occlusion,  // depth pre-pass of what can hide a cloth from the camera (`view.occlusion`)
   Sizing,     // sizing fields, view factors and screen-space clamps
   Remesh,     // split, flip, collapse, and the dynamics state carried over to the new mesh
   Checks,     // non-finite guard over every node
-  Io,         // frame and obstacle OBJ files, fixed-topology outputs, the stats line
+  Io,         // frame, obstacle and fixed-topology OBJ files (a stats line cannot time its own write)
   Upsample,   // sampling, upsampling and blending of the fixed-topology outputs (writing them is io)
   Measure,    // end-of-frame measurements for stats: penetration, intersections, energies, view statistics
 };
-constexpr int kPhaseCount = 9;
+constexpr int kPhaseCount = int(Phase::Measure) + 1;  // Measure stays last
 const char* phaseName(Phase phase);  // the key in stats.jsonl's wall_ms
 
 // Collision counters summed over the frame's steps (impact zones: the most formed in one step).
@@ -66,7 +66,9 @@ class ScopedPhase {
  public:
   ScopedPhase(FrameReport& report, Phase phase)
       : slot_(report[phase]), start_(std::chrono::steady_clock::now()) {}
-  ~ScopedPhase() { slot_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count(); }
+  ~ScopedPhase() {
+    slot_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;
 

@@ -89,20 +89,6 @@ void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap) {
   rebuildDynamics(cloth);
 }
 
-const std::vector<ObstaclePose>& ObstaclePoses::at(const std::vector<Obstacle>& obstacles, double t) {
-  ++uses_;
-  for (Entry& e : entries_)
-    if (e.lastUse > 0 && e.time == t) {
-      e.lastUse = uses_;
-      return e.poses;
-    }
-  Entry& slot = entries_[0].lastUse <= entries_[1].lastUse ? entries_[0] : entries_[1];  // the least recently used
-  slot.time = t;
-  slot.poses = posesAt(obstacles, t);
-  slot.lastUse = uses_;
-  return slot.poses;
-}
-
 std::vector<char> pinnedMask(const Cloth& cloth) {
   return pinnedMask(cloth.dynamics.handles, cloth.mesh.nodes.size());
 }

@@ -1,11 +1,11 @@
 #pragma once
 // The simulated world built from a shot: cloth meshes in their initial state, ready for the frame loop.
-#include <array>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/obstacle_poses.h"
 #include "collision/obstacle.h"
 #include "collision/response.h"
 #include "config/shot.h"
@@ -35,24 +35,6 @@ void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap);
 
 // 1 for every node a handle holds: the nodes a remesher must not remove.
 std::vector<char> pinnedMask(const Cloth& cloth);
-
-// The obstacles' poses at the two times last asked for. Within a frame the end of one step is the start of the next,
-// and the frame's end time is asked for again by sizing, measurement and output; a pose is computed once per time.
-// The times must match exactly (the same double) to share a pose, so the results cannot depend on the cache.
-class ObstaclePoses {
- public:
-  // The poses at time t (s). The reference stays valid until a third distinct time is asked for.
-  const std::vector<ObstaclePose>& at(const std::vector<Obstacle>& obstacles, double t);
-
- private:
-  struct Entry {
-    double time = 0;
-    std::vector<ObstaclePose> poses;
-    long lastUse = 0;  // 0: empty
-  };
-  std::array<Entry, 2> entries_;
-  long uses_ = 0;
-};
 
 struct Scene {
   std::vector<Cloth> cloths;

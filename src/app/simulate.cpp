@@ -54,8 +54,8 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
     cloths[c].x0 = std::move(start[c]);
     cloths[c].pinned = pinnedMask(scene.cloths[c]);
   }
-  // Copied: the second lookup may evict the first time's entry.
-  const std::vector<ObstaclePose> posesAtStart = scene.obstaclePoses.at(scene.obstacles, t0);
+  // Both stay valid: the cache keeps the two times last asked for.
+  const std::vector<ObstaclePose>& posesAtStart = scene.obstaclePoses.at(scene.obstacles, t0);
   const std::vector<ObstaclePose>& posesAtEnd = scene.obstaclePoses.at(scene.obstacles, t1);
   const CollisionStepStats st =
       resolveCollisions(cloths, posesAtStart, posesAtEnd, shot.collision, t1 - t0, scene.collisionCache);
@@ -72,12 +72,12 @@ void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report)
   for (Cloth& cloth : scene.cloths) cloth.mesh.updateGeometry();
 }
 
-// The sizing and remesh phases of one cloth (docs/design.md §2-3), for cloths whose `remeshing` is on; the dynamics state
-// (handles, masses, springs) then follows the new mesh through the remesher's node map. `obstacles` answers the
+// The sizing and remesh phases of one cloth (docs/design.md §2-3), for cloths whose `remeshing` is on; the dynamics
+// state (handles, masses, springs) then follows the new mesh through the remesher's node map. `obstacles` answers the
 // sizing field's obstacle-proximity term. The face geometry must be current (stepPhysics and buildScene leave it so).
 //
-// View-dependent refinement (docs/design.md §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is given
-// (null: `--no-view` or no camera): the raw face sizing is scaled by the view factor and clamped in screen space
+// View-dependent refinement (docs/design.md §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is
+// given (null: `--no-view` or no camera): the raw face sizing is scaled by the view factor and clamped in screen space
 // before the hard limits, and verts where the factor jumps take the tensor max of their faces. `time` (s) is the
 // current time, `frameTime` (s) the frame length the anticipation window steps by.
 void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& report, ClothCounters& counters,
@@ -85,13 +85,19 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& repo
   if (!cloth.spec.remeshing) return;
   const SizingParams& sizing = *cloth.spec.remeshing;
   std::optional<ViewWindow> window;
-  std::vector<Mat2> sizingAtVerts;
+  std::vector<Mat2> faceSizing, sizingAtVerts;
   {
     ScopedPhase timer(report, Phase::Sizing);
-    std::vector<Mat2> faceSizing = rawFaceSizing(cloth.mesh, sizing, obstacles);
-    if (camera && cloth.spec.view) {
-      window = makeViewWindow(*camera, time, frameTime, *cloth.spec.view);
-      if (cloth.spec.view->occlusion) addOcclusion(*window, occluders);
+    faceSizing = rawFaceSizing(cloth.mesh, sizing, obstacles);
+    if (camera && cloth.spec.view) window = makeViewWindow(*camera, time, frameTime, *cloth.spec.view);
+  }
+  if (window && cloth.spec.view->occlusion) {
+    ScopedPhase timer(report, Phase::Occlusion);
+    addOcclusion(*window, occluders);
+  }
+  {
+    ScopedPhase timer(report, Phase::Sizing);
+    if (window) {
       const ViewFactorField field = viewFactorField(cloth.mesh, *window, *cloth.spec.view);
       applyViewToFaceSizing(cloth.mesh, faceSizing, field, *window, *cloth.spec.view);
       clampFaceSizing(faceSizing, sizing);
@@ -232,13 +238,14 @@ Json clothStats(const Cloth& cloth, const ClothCounters& counters, double maxPen
   return j;
 }
 
-// The measured part of a stats line (everything but wall_ms, which is added last). `gravity` (m/s^2) is the
+// A stats line without its wall times (`wall_ms`, filled in last). `gravity` (m/s^2) is the
 // shot's, for the potential energy.
 Json measuredStats(Scene& scene, int frame, const FrameReport& report, const Vec3& gravity) {
   const ContactMeasures cm = measureContacts(scene);
   Json line;
   line["frame"] = frame;
   line["time"] = scene.time;
+  line["wall_ms"] = nullptr;  // keeps its place after `time`; filled in when the frame's time is known
   Json cloths = Json::array();
   for (size_t c = 0; c < scene.cloths.size(); ++c)
     cloths.push_back(clothStats(scene.cloths[c], report.cloths[c], cm.maxPenetration[c], cm.intersections[c], gravity));
@@ -261,17 +268,6 @@ std::string progressDetail(const Scene& scene) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "t=%.3f s, %zu faces", scene.time, faces);
   return buf;
-}
-
-// wall_ms goes right after `time`, where readers and the docs expect it.
-Json withWallTimes(const Json& measured, const FrameReport& report, double totalMs) {
-  Json line;
-  line["frame"] = measured["frame"];
-  line["time"] = measured["time"];
-  line["wall_ms"] = wallTimesJson(report, totalMs);
-  line["cloths"] = measured["cloths"];
-  line["collision"] = measured["collision"];
-  return line;
 }
 
 }  // namespace
@@ -353,14 +349,16 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
       writeFrame(scene, options.out, frame);
     }
     writeUpsampledFrames(scene, options.out, frame, report);
-    Json measured;
+    Json line;
     {
       ScopedPhase timer(report, Phase::Measure);
-      measured = measuredStats(scene, frame, report, shot.dynamics.gravity);
+      line = measuredStats(scene, frame, report, shot.dynamics.gravity);
     }
     {
+      // The line's own write is the one thing its wall times cannot include.
       ScopedPhase timer(report, Phase::Io);
-      appendLine(statsFile, withWallTimes(measured, report, msSince(start)));
+      line["wall_ms"] = wallTimesJson(report, msSince(start));
+      appendLine(statsFile, line);
     }
     progress.update(frame, options.frames, progressDetail(scene));
   }

@@ -28,7 +28,7 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
 
 // One physics step (index `step` of frame `frame`, starting at scene.time + step * stepTime): every cloth's implicit
 // step, the blow-up guard (SimulationError naming frame, cloth and node), then the collision phase. Does not advance
-// scene.time and does not update face geometry (stepPhysics does both once per frame). Adds its times and counters
+// scene.time and does not update face geometry (the frame loop does both once per frame). Adds its times and counters
 // to `report` (one ClothCounters per cloth). Used by `upsample track`, which runs two scenes in lockstep.
 void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report);
 

@@ -1,6 +1,6 @@
 #pragma once
-// Tracked training simulations for learned upsampling (docs/design.md §7, seed 000 §4): one cloth of a shot simulated twice
-// in lockstep, on a coarse mesh and on its midpoint subdivision, with the fine positions and velocities projected
+// Tracked training simulations for learned upsampling (docs/design.md §7, seed 000 §4): one cloth of a shot simulated
+// twice in lockstep, on a coarse mesh and on its midpoint subdivision, with the fine positions and velocities projected
 // after every step onto the tracking constraint (its lowest harmonics follow the coarse simulation).
 #include <filesystem>
 #include <optional>

@@ -34,7 +34,8 @@ class ObstacleField {
   std::vector<std::pair<Vec3, Vec3>> planes_;  // point, unit normal
 };
 
-// The sizing field's view of the obstacles: "near" means within `range` (m), about ten cloth thicknesses (docs/design.md §2).
+// The sizing field's view of the obstacles: "near" means within `range` (m), about ten cloth thicknesses
+// (docs/design.md §2).
 class ObstacleProximity : public ProximityQuery {
  public:
   ObstacleProximity(const std::vector<ObstaclePose>& poses, double range) : field_(poses), range_(range) {}

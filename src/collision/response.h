@@ -1,19 +1,19 @@
 #pragma once
-// Collision response for one time step (docs/design.md §6): runs after the dynamics step, takes the cloth nodes' positions
-// at the start of the step (x0) and at its end (Node::x), velocities Node::v and masses Node::mass, and the
-// obstacles at the start and end of the step; fixes positions and velocities so that no cloth node passes through
-// an obstacle or another piece of cloth during the step.
+// Collision response for one time step (docs/design.md §6): runs after the dynamics step, takes the cloth nodes'
+// positions at the start of the step (x0) and at its end (Node::x), velocities Node::v and masses Node::mass, and the
+// obstacles at the start and end of the step; fixes positions and velocities so that no cloth node passes through an
+// obstacle or another piece of cloth during the step.
 //
-// 1. Ground planes: nodes closer than `thickness` are lifted (a half-space cannot be crossed by an edge or face
+// 1. 1. Ground planes: nodes closer than `thickness` are lifted (a half-space cannot be crossed by an edge or face
 //    without a node crossing it, so nodes suffice).
-// 2. Proximity: vertex-face and edge-edge pairs closer than `thickness` at the end of the step are pushed apart to
+// 2. 2. Proximity: vertex-face and edge-edge pairs closer than `thickness` at the end of the step are pushed apart to
 //    `thickness` (the push goes to the lighter side by inverse mass), their approaching normal velocity removed
 //    (inelastic) and their tangential velocity reduced by Coulomb friction.
-// 3. Continuous collision detection, iterated until clean: every pair that touches while approaching during the
+// 3. 3. Continuous collision detection, iterated until clean: every pair that touches while approaching during the
 //    step is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
-// 4. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
-//    group moves rigidly (or with the obstacle or handle it touches); groups merge until no collision is left.
-// Pinned (handle) nodes and obstacles have infinite mass: they are never moved.
+// 4. 4. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
+//    group moves rigidly (or with the obstacle or handle it touches); groups merge until no collision is left. Pinned
+//    (handle) nodes and obstacles have infinite mass: they are never moved.
 #include <memory>
 #include <vector>
 

@@ -19,7 +19,8 @@ Vec3 toVec3(const Json& j) { return Vec3(j[0].get<double>(), j[1].get<double>(),
 Field obstacleMeshSchema() {
   Field sphere = object("sphere", {
       number("radius", "Radius.").inUnit("m").atLeast(0, true),
-      integer("subdivisions", "Subdivisions of an icosahedron: 20 * 4^n triangles.").atLeast(0).atMost(7).defaults(kObstacle.subdivisions),
+      integer("subdivisions", "Subdivisions of an icosahedron: 20 * 4^n triangles.").atLeast(0).atMost(7)
+          .defaults(kObstacle.subdivisions),
   }, "A sphere centred at the origin, before `transform`.");
   Field box = object("box", {
       vec3("size", "Edge lengths along X, Y and Z.").inUnit("m").atLeast(0, true),
@@ -38,7 +39,8 @@ Field obstacleMeshSchema() {
                        "which the obstacle starts.").atLeast(0).defaults(kObstacle.firstFrame),
       boolean("loop", "Repeat the sequence forever: the cycle is the run of consecutive files around `first`, its "
                       "period is (number of files) / fps, and the last file is interpolated back to the lowest "
-                      "numbered one (so do not repeat the first pose as a last file).").defaults(kObstacle.sequenceLoop),
+                      "numbered one (so do not repeat the first pose as a last file).")
+          .defaults(kObstacle.sequenceLoop),
   }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last "
      "(or looped).");
   Field generated = object("mesh", {sphere.isOptional(), box.isOptional(), ground.isOptional(), sequence.isOptional()},
@@ -91,7 +93,8 @@ Field obstaclesSchema() {
 
 Field collisionSchema() {
   return object("collision", {
-      boolean("enabled", "Collision handling on or off (off: cloth passes through everything).").defaults(kCollision.enabled),
+      boolean("enabled", "Collision handling on or off (off: cloth passes through everything).")
+          .defaults(kCollision.enabled),
       number("thickness", "Cloth is kept this far from obstacles and from itself (proximity repulsion). Also sets "
                           "the CCD tolerance (5 %) and the gap left after an impact (10 %).")
           .inUnit("m").atLeast(0, true).defaults(kCollision.thickness),
@@ -99,7 +102,8 @@ Field collisionSchema() {
           .atLeast(0).defaults(kCollision.obstacleFriction),
       number("self_friction", "Coulomb friction coefficient between pieces of cloth.").inUnit("1").atLeast(0)
           .defaults(kCollision.selfFriction),
-      boolean("self_collision", "Cloth-cloth contact, within a cloth and between cloths.").defaults(kCollision.selfCollision),
+      boolean("self_collision", "Cloth-cloth contact, within a cloth and between cloths.")
+          .defaults(kCollision.selfCollision),
       integer("iterations", "Continuous-collision passes per step before the impact-zone fallback.").atLeast(1)
           .defaults(kCollision.iterations),
   }, "Contact handling (docs/collisions.md).").defaults(Json::object());

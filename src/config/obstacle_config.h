@@ -1,6 +1,6 @@
 #pragma once
-// The shot keys of the collision subsystem: the top-level `obstacles` array and `collision` object (schema and reading).
-// Declared here so shot_schema.cpp and shot.cpp need only one line each.
+// The shot keys of the collision subsystem: the top-level `obstacles` array and `collision` object (schema and
+// reading). Declared here so shot_schema.cpp and shot.cpp need only one line each.
 #include "config/schema.h"
 #include "config/shot.h"
 

@@ -23,6 +23,16 @@ const StepSettings kDynamics;
 const Shot kShot;
 const MaterialParams kMaterial;
 
+// 30000 -> "30,000", as the docs write large counts.
+std::string withThousands(int n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 Field meshSchema() {
   Field grid = object("grid", {
       vec2("size", "Width and height of the rectangle.").inUnit("m").atLeast(0, true).withExample(Json::array({1.0, 1.0})),
@@ -37,7 +47,8 @@ Field meshSchema() {
   }, "A cylinder around +Y, sewn with one seam (a sleeve or a tube skirt), before `transform`.");
   Field disc = object("disc", {
       number("radius", "Radius of the disc.").inUnit("m").atLeast(0, true),
-      integer("rings", "Concentric rings of triangles; edge length is about radius / rings.").atLeast(1).defaults(kMesh.rings),
+      integer("rings", "Concentric rings of triangles; edge length is about radius / rings.").atLeast(1)
+          .defaults(kMesh.rings),
   }, "A flat disc in the XY plane centred at the origin (normal +Z), before `transform`.");
   Field generated = object("mesh", {grid.isOptional(), tube.isOptional(), disc.isOptional()},
                            "A generated mesh: exactly one of `grid`, `tube` or `disc`.");
@@ -69,7 +80,8 @@ Field materialSchema() {
 
 Field strainLimitSchema() {
   return object("strain_limit", {
-      number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1).defaults(kStrainLimit.min),
+      number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1)
+          .defaults(kStrainLimit.min),
       number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(kStrainLimit.max),
       integer("iterations", "Passes over all edges per step; more passes enforce the limits more exactly.")
           .atLeast(1).defaults(kStrainLimit.iterations),
@@ -105,7 +117,8 @@ Field remeshingSchema() {
 Field viewSchema() {
   Field anticipation = object("anticipation", {
       integer("frames", "Frames of the camera path looked at before and after the current one (m_t): cloth is "
-                        "refined before the camera shows it, e.g. across a jump cut.").atLeast(0).defaults(kView.anticipationFrames),
+                        "refined before the camera shows it, e.g. across a jump cut.").atLeast(0)
+          .defaults(kView.anticipationFrames),
       integer("full_frames", "Frames on each side within which the camera counts at full weight (n, at most "
                              "`frames`); beyond, its weight falls linearly to n / m_t at the window's ends.")
           .atLeast(0).defaults(kView.fullFrames),
@@ -126,7 +139,8 @@ Field viewSchema() {
           .defaults(kView.occlusion),
       number("silhouette_threshold", "Jump of the view factor across a vertex above which the vertex takes the "
                                      "tensor max of its faces instead of their average (keeps silhouettes and the "
-                                     "frustum border fine).").inUnit("1").atLeast(0).defaults(kView.silhouetteThreshold),
+                                     "frustum border fine).").inUnit("1").atLeast(0)
+          .defaults(kView.silhouetteThreshold),
   }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
      "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()
       .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));
@@ -138,9 +152,11 @@ Field upsampleSchema() {
                        "material space is the cloth's (after `transform`'s scale).").withExample("../ops/sheet.bin"),
       vec2("blend", "Band [lo, hi] of the ratio (simulation edge length) / (output edge length), longest material "
                     "edges: at or below lo the output is the simulation, at or above hi the upsampled coarse "
-                    "sample, smoothstep between.").inUnit("1").atLeast(0, true).defaults(Json::array({kUpsample.blendLo, kUpsample.blendHi})),
+                    "sample, smoothstep between.").inUnit("1").atLeast(0, true)
+          .defaults(Json::array({kUpsample.blendLo, kUpsample.blendHi})),
       integer("smoothing_passes", "Neighbour-averaging passes of the blend weight over the output mesh (hides "
-                                  "the border between simulated and upsampled regions).").atLeast(0).defaults(kUpsample.smoothingPasses),
+                                  "the border between simulated and upsampled regions).").atLeast(0)
+          .defaults(kUpsample.smoothingPasses),
   }, "Fixed-topology output: every frame also writes `OUT/frames/<cloth>_out_<frame>.obj`, the operator's fine "
      "mesh placed from the simulation where it is fine enough and from the upsampled simulation elsewhere "
      "(docs/upsampled-output.md). Absent: no such output.").isOptional();
@@ -179,7 +195,8 @@ Field windSchema() {
       vec3("velocity", "Velocity of the air.").inUnit("m/s").defaults(toJson(kDynamics.wind.velocity)),
       number("density", "Density of the air.").inUnit("kg/m^3").atLeast(0).defaults(kDynamics.wind.density),
       number("drag", "Drag coefficient: force 0.5 rho C_d A |v_n| v_n along the face normal, v_n the normal "
-                     "component of the air's velocity relative to the face.").inUnit("1").atLeast(0).defaults(kDynamics.wind.drag),
+                     "component of the air's velocity relative to the face.").inUnit("1").atLeast(0)
+          .defaults(kDynamics.wind.drag),
       number("lift", "Lift coefficient: force 0.5 rho C_l A |v|^2 cos(a) sin(a) across the relative flow, a the "
                      "angle between flow and normal.").inUnit("1").atLeast(0).defaults(kDynamics.wind.lift),
   }, "Aerodynamic forces per face from the velocity relative to the air. With the default still air, `drag` "
@@ -227,15 +244,17 @@ Field buildShotSchema() {
           .defaults(solverName(kDynamics.solver)),
       number("solver_tolerance", "Relative residual |b - A dv| / |b| at which the pcg solve of a step stops. "
                                  "The default keeps the motion within millimetres of the exact solve "
-                                 "(docs/benchmarks.md).").inUnit("1").atLeast(0, true).defaults(kDynamics.pcg.tolerance),
+                                 "(docs/benchmarks.md).").inUnit("1").atLeast(0, true)
+          .defaults(kDynamics.pcg.tolerance),
       integer("solver_max_iterations", "Iteration cap per step of the pcg solve (stats.jsonl reports the residual "
                                        "reached).").atLeast(1).defaults(kDynamics.pcg.maxIterations),
       enumeration("solver_preconditioner", {"auto", "block_jacobi", "multigrid"},
                   "Preconditioner of the pcg solve. \"block_jacobi\": Kang and Cho's per-node 3x3 blocks, "
                   "cheapest per iteration. \"multigrid\": a smoothed-aggregation V-cycle over the cloth's "
                   "nodes, fewer iterations on large cloths at the price of a set-up that is redone when the "
-                  "cloth's shape has changed enough. \"auto\": multigrid for cloths with 30,000 or more free "
-                  "nodes, block_jacobi below.").defaults(preconditionerName(kDynamics.pcg.preconditioner)),
+                  "cloth's shape has changed enough. \"auto\": multigrid for cloths with " +
+                      withThousands(kDynamics.pcg.multigridMinNodes) + " or more free nodes, block_jacobi below.")
+          .defaults(preconditionerName(kDynamics.pcg.preconditioner)),
       integer("iterations", "Jacobi sweeps of the kang_cho update (1 = the paper's one-iteration update).")
           .atLeast(1).defaults(kDynamics.iterations),
       number("cg_tolerance", "Relative residual at which the cg solve stops.").inUnit("1").atLeast(0, true)
@@ -287,16 +306,20 @@ config::Field materialObjectSchema() {
   return object("material", {
       string("preset", "Preset whose values the keys given here override (conf/materials/<name>.json).")
           .isOptional().withExample("denim"),
-      number("density", "Area density of the fabric. Default " + shortNumber(kMaterial.density) + " (cotton).").inUnit("kg/m^2").atLeast(0, true)
-          .isOptional(),
-      number("stretch", "In-plane stiffness along warp and weft (material u and v axes). Default " + shortNumber(kMaterial.stretch) + " (cotton).")
+      number("density", "Area density of the fabric. Default " + shortNumber(kMaterial.density) + " (cotton).")
+          .inUnit("kg/m^2").atLeast(0, true).isOptional(),
+      number("stretch", "In-plane stiffness along warp and weft (material u and v axes). Default " +
+                            shortNumber(kMaterial.stretch) + " (cotton).")
           .inUnit("N/m").atLeast(0).isOptional(),
-      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default " + shortNumber(kMaterial.shear) + " (cotton).").inUnit("N/m")
-          .atLeast(0).isOptional(),
-      number("bending", "Bending stiffness (moment per length per curvature). Default " + shortNumber(kMaterial.bending) + " (cotton).")
+      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default " + shortNumber(kMaterial.shear) +
+                          " (cotton).")
+          .inUnit("N/m").atLeast(0).isOptional(),
+      number("bending", "Bending stiffness (moment per length per curvature). Default " +
+                            shortNumber(kMaterial.bending) + " (cotton).")
           .inUnit("N*m").atLeast(0).isOptional(),
       number("damping", "Stiffness-proportional damping time: damping force = damping x stiffness x velocity "
-                        "difference. Default " + shortNumber(kMaterial.damping) + " (cotton).").inUnit("s").atLeast(0).isOptional(),
+                        "difference. Default " + shortNumber(kMaterial.damping) + " (cotton).")
+          .inUnit("s").atLeast(0).isOptional(),
   }, "The fabric's physical parameters.");
 }
 

@@ -1,15 +1,15 @@
 #pragma once
-// The default solve of the implicit step: conjugate gradient on the system over the free nodes, preconditioned by
-// Kang and Cho's per-node blocks W_i^-1, started from a guess that already carries the step's global motion.
+// The default solve of the implicit step: conjugate gradient on the system over the free nodes, preconditioned by Kang
+// and Cho's per-node blocks W_i^-1, started from a guess that already carries the step's global motion.
 //
 // Why this and not Kang-Cho's one sweep: a force spreads about sqrt(h^2 k / m) edges per step (~40 on a 3 cm cotton
 // sheet at h = 1/96 s), and one neighbour-to-neighbour sweep carries it one edge, so the one-sweep update lags the
 // global motion (a free sheet falls at 40 % of g). CG carries it one edge per iteration too, but optimally, and the
 // guess makes the remaining error small: the previous step's dv (motion is coherent from step to step, so only the
-// change of the acceleration is left to correct; dynamics/warm_start.h), or for nodes without one the inertial
-// dv = h f_ext / m, which is exact for a free fall (the elastic coupling sums to zero on a rigid translation). The matrix is never assembled:
-// each iteration is one pass over the pairs, as a Kang-Cho sweep is. Every sum has a fixed order, so the result is
-// the same at any thread count.
+// change of the acceleration is left to correct; dynamics/warm_start.h), or for nodes without one the inertial dv = h
+// f_ext / m, which is exact for a free fall (the elastic coupling sums to zero on a rigid translation). The matrix is
+// never assembled: each iteration is one pass over the pairs, as a Kang-Cho sweep is. Every sum has a fixed order, so
+// the result is the same at any thread count.
 #include <functional>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// One implicit time step of a cloth (docs/design.md §5): external forces, the linearized backward-Euler system (solved by
-// block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
+// One implicit time step of a cloth (docs/design.md §5): external forces, the linearized backward-Euler system (solved
+// by block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
 // update), handles, strain limiting; and the blow-up guard.
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
-// Strain limiting (docs/design.md §5): after a step, edges longer than max x rest length or shorter than min x rest length
-// are pulled back to the limit (Gauss-Seidel passes over the edges, split by inverse mass), and velocities take the
-// change (dv = dx / h) so the correction is not undone by the next step. Held nodes do not move.
+// Strain limiting (docs/design.md §5): after a step, edges longer than max x rest length or shorter than min x rest
+// length are pulled back to the limit (Gauss-Seidel passes over the edges, split by inverse mass), and velocities take
+// the change (dv = dx / h) so the correction is not undone by the next step. Held nodes do not move.
 #include <vector>
 
 #include "dynamics/dynamics_state.h"

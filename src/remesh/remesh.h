@@ -1,7 +1,7 @@
 #pragma once
-// Adaptive anisotropic remeshing in material space (Narain et al. 2012; docs/design.md §3): split edges that are too long for
-// the sizing field, flip to the anisotropic Delaunay triangulation, collapse edges whose removal leaves every new edge
-// valid. Runs once per frame, after the physics steps.
+// Adaptive anisotropic remeshing in material space (Narain et al. 2012; docs/design.md §3): split edges that are too
+// long for the sizing field, flip to the anisotropic Delaunay triangulation, collapse edges whose removal leaves every
+// new edge valid. Runs once per frame, after the physics steps.
 #include <vector>
 
 #include "mesh/mesh.h"

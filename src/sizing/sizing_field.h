@@ -1,6 +1,6 @@
 #pragma once
-// The sizing field of a cloth (docs/design.md §2), computed in separate steps so that view-dependent refinement (docs/design.md §4) can
-// slot in between them:
+// The sizing field of a cloth (docs/design.md §2), computed in separate steps so that view-dependent refinement
+// (docs/design.md §4) can slot in between them:
 //   rawFaceSizing -> [view scaling F^2, screen-space clamp] -> clampFaceSizing -> vertexSizing -> remesh.
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// The per-face terms of the sizing field (docs/design.md §2), each a 2x2 tensor in material space (1/m^2). Gradients are taken
-// with respect to material coordinates through the face's Dm^-1, so the mesh's geometry must be up to date.
+// The per-face terms of the sizing field (docs/design.md §2), each a 2x2 tensor in material space (1/m^2). Gradients
+// are taken with respect to material coordinates through the face's Dm^-1, so the mesh's geometry must be up to date.
 #include <array>
 #include <optional>
 

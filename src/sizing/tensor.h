@@ -2,9 +2,9 @@
 // Operations on 2x2 symmetric sizing tensors (units 1/m^2: an edge u is valid when u^T M u <= 1).
 //
 // The tensor max is the least upper bound in the Loewner order: the smallest B with B - M_k positive semidefinite for
-// every k. For 2x2 symmetric matrices it is exact and cheap through the disk picture (docs/design.md §2): M maps to the disk
-// with centre ((M00-M11)/2, M01) and radius tr(M)/2; B - A is PSD iff disk(A) lies inside disk(B); so the max is the
-// smallest disk enclosing all the disks.
+// every k. For 2x2 symmetric matrices it is exact and cheap through the disk picture (docs/design.md §2): M maps to the
+// disk with centre ((M00-M11)/2, M01) and radius tr(M)/2; B - A is PSD iff disk(A) lies inside disk(B); so the max is
+// the smallest disk enclosing all the disks.
 #include <vector>
 
 #include "mesh/types.h"

@@ -1,6 +1,6 @@
 #pragma once
-// Cotangent Laplacian (stiffness) and lumped area of a mesh's nodes, in material space (the rest shape), for the
-// mesh harmonics of seed 000 (docs/design.md §7). Works on nodes, so a seam is interior: faces on both sides of it share
+// Cotangent Laplacian (stiffness) and lumped area of a mesh's nodes, in material space (the rest shape), for the mesh
+// harmonics of seed 000 (docs/design.md §7). Works on nodes, so a seam is interior: faces on both sides of it share
 // their nodes.
 #include "upsample/subdivide.h"
 

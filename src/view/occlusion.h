@@ -1,11 +1,11 @@
 #pragma once
-// Occlusion for view-dependent refinement (beyond the paper, docs/design.md §4 "occlusion"): a low-resolution depth pre-pass
-// of everything that can hide cloth (obstacles and every cloth, the refined one included) from a camera, and the
-// distance by which a point lies behind what the camera sees there.
+// Occlusion for view-dependent refinement (beyond the paper, docs/design.md §4 "occlusion"): a low-resolution depth
+// pre-pass of everything that can hide cloth (obstacles and every cloth, the refined one included) from a camera, and
+// the distance by which a point lies behind what the camera sees there.
 //
-// The depth map has kDepthMapHeight rows and the camera's aspect ratio. Each pixel keeps the nearest depth (m along
-// the view direction) of the triangles covering its centre, interpolated perspective-correctly; triangles reaching in
-// front of the near plane are skipped (they could only hide more, so skipping them errs on the side of "visible").
+// The depth map has kDepthMapHeight rows and the camera's aspect ratio. Each pixel keeps the nearest depth (m along the
+// view direction) of the triangles covering its centre, interpolated perspective-correctly; triangles reaching in front
+// of the near plane are skipped (they could only hide more, so skipping them errs on the side of "visible").
 //
 // occludedDistance(x) = depth(x) - bias - (farthest depth in the 3x3 pixels around x's pixel): > 0 when x is hidden
 // behind a surface; the 3x3 max and the bias (kOcclusionBias + kOcclusionBiasPerMetre x depth) keep a surface from

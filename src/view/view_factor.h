@@ -1,17 +1,16 @@
 #pragma once
-// The view factor F of a face (docs/design.md §4): how much the camera cares about it, 1 for faces in view, down to f_out
-// for faces it cannot see. Face sizing is later scaled by F^2.
+// The view factor F of a face (docs/design.md §4): how much the camera cares about it, 1 for faces in view, down to
+// f_out for faces it cannot see. Face sizing is later scaled by F^2.
 //
-// This is only step 1 of docs/design.md §4 ("basic visibility"): F = 1 for a face whose centroid is inside the frustum and
-// that is front-facing, f_out otherwise. `adacloth render --color view` draws this basic factor.
+// This is only step 1 of docs/design.md §4 ("basic visibility"): F = 1 for a face whose centroid is inside the frustum
+// and that is front-facing, f_out otherwise. `adacloth render --color view` draws this basic factor.
 //
 // The simulation uses the full field instead (view_factor_field.h, docs/view-dependent.md), which differs in three
 // ways: (1) a face counts as inside when any of its nodes is (not its centroid); (2) outside the frustum the factor
 // falls linearly from 1 to f_out over the cloth's `margin` instead of jumping; (3) it is the weighted max over the
-// cameras of the anticipation window, so cloth about to be seen (or just left) is already at 1. Where the basic
-// factor is 1 the full one is 1 too (up to the centroid / node difference at the frustum border); where it is
-// f_out the full one can be anything up to 1. The per-frame mean of the full factor is in stats.jsonl
-// (`mean_view_factor`).
+// cameras of the anticipation window, so cloth about to be seen (or just left) is already at 1. Where the basic factor
+// is 1 the full one is 1 too (up to the centroid / node difference at the frustum border); where it is f_out the full
+// one can be anything up to 1. The per-frame mean of the full factor is in stats.jsonl (`mean_view_factor`).
 #include <vector>
 
 #include "mesh/mesh.h"

@@ -1,6 +1,6 @@
 #pragma once
-// The full view factor field of docs/design.md §4 (steps 1-3): per face F3' in [f_out, 1], the factor its sizing tensor is
-// scaled by (M_vd = F^2 M).
+// The full view factor field of docs/design.md §4 (steps 1-3): per face F3' in [f_out, 1], the factor its sizing tensor
+// is scaled by (M_vd = F^2 M).
 //
 //   F2 (one camera): d = signed distance of the face to the frustum (the smallest over its three nodes of
 //      Camera::frustumDistance, so a face that reaches into the frustum counts as inside; with occlusion a node's

@@ -25,8 +25,8 @@ void applyViewToFaceSizing(const Mesh& mesh, std::vector<Mat2>& faceSizing, cons
 
 // Per-vert tensors: the material-area-weighted average of the vert's faces (as vertexSizing), except where the view
 // factor jumps across the vert (max - min of F over its faces > threshold, the discrete |dF/du| x edge length of
-// docs/design.md §4.6): there the tensor max of its faces, which keeps the finer side's resolution along silhouettes and the
-// frustum border.
+// docs/design.md §4.6): there the tensor max of its faces, which keeps the finer side's resolution along silhouettes
+// and the frustum border.
 std::vector<Mat2> silhouetteVertexSizing(const Mesh& mesh, const std::vector<Mat2>& faceSizing,
                                          const std::vector<double>& factor, double threshold);
 

@@ -1,7 +1,7 @@
 // The scene's pose cache: the same poses as evaluating the obstacles, computed once per time asked for.
 #include <catch2/catch.hpp>
 
-#include "app/scene.h"
+#include "app/obstacle_poses.h"
 
 using namespace adacloth;
 
@@ -48,4 +48,11 @@ TEST_CASE("obstacle poses keep the last two times", "[app]") {
   CHECK(&c == &a);
   CHECK(&poses.at(obstacles, 0.2) == &b);
   CHECK(b[0].x == obstacles[0].positionsAt(0.2));
+}
+
+TEST_CASE("obstacle poses belong to one obstacle list", "[app]") {
+  const std::vector<Obstacle> a = movingSphere(), b = movingSphere();
+  ObstaclePoses poses;
+  poses.at(a, 0.1);
+  CHECK_THROWS_AS(poses.at(b, 0.1), std::logic_error);
 }

@@ -1,5 +1,5 @@
-// View-dependent refinement end to end on one cloth state: sizing -> view scaling and clamps -> remesh (docs/design.md §4).
-// Tests (a)-(c) of the view-dependent refinement issue.
+// View-dependent refinement end to end on one cloth state: sizing -> view scaling and clamps -> remesh (docs/design.md
+// §4). Tests (a)-(c) of the view-dependent refinement issue.
 #include <catch2/catch.hpp>
 
 #include "mesh/generators.h"

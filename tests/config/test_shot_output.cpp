@@ -5,7 +5,7 @@
 
 #include "io/error.h"
 #include "render/frame_scene.h"
-#include "io/shot_output.h"
+#include "config/shot_output.h"
 
 using namespace adacloth;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "io/shot_output.h"
+#include "config/shot_output.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Runs the shots of conf/ pushed to production settings and checks that contact holds up.
+
+usage: tools/stress.py [--list quick|full] [--only NAME,...] [--frames N] [--threads T] [--json FILE]
+                       [--adacloth PATH] [--keep DIR]
+
+Each case is a conf/ shot with some settings changed (finer remeshing, thicker contact, faster motion, fewer steps
+per frame, self-collision on). It runs `adacloth simulate` and reads OUT/stats.jsonl. A case passes when the run
+completes and, at every frame end:
+  - no triangle pairs intersect (stats `intersections`, all cloths),
+  - no node is deeper inside an obstacle than a tenth of the collision thickness (`max_penetration`),
+  - no step ended with colliding pairs left over (`collision.unresolved`).
+It also reports the largest rise of the cloths' total energy (kinetic + gravitational + elastic) above its value at
+frame 0, as a share of that value (handles and wind do work, so this is a figure, not a check), and ms per frame.
+
+Prints one line per case and exits 1 when a case fails, 2 on bad arguments or a missing shot. `quick` is the list
+meant for CI's time budget; `full` adds the long and the hardest cases (run on demand). The cases are what issue 16
+("production-robust contact") asks to hold; many fail today.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fail(message):
+    print("stress.py: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+# Settings changes, each a function of the shot JSON (modified in place).
+def fine_remeshing(shot):
+    """Remeshed cloths get size [0.01, 0.1] m (production resolution)."""
+    for cloth in shot["cloths"]:
+        if cloth.get("remeshing", False) is not False:
+            remeshing = cloth["remeshing"] if isinstance(cloth["remeshing"], dict) else {}
+            remeshing["size"] = [0.01, 0.1]
+            cloth["remeshing"] = remeshing
+
+
+def thickness(metres):
+    def change(shot):
+        shot.setdefault("collision", {})["thickness"] = metres
+    change.__doc__ = "collision thickness %g m" % metres
+    return change
+
+
+def self_collision(shot):
+    """self-collision on"""
+    shot.setdefault("collision", {})["self_collision"] = True
+
+
+def steps(n):
+    def change(shot):
+        shot["steps_per_frame"] = n
+    change.__doc__ = "%d steps per frame" % n
+    return change
+
+
+def speed(factor):
+    """Every motion (obstacle keys and sequences, handle keys) played `factor` times faster."""
+    def change(shot):
+        for obstacle in shot.get("obstacles", []):
+            for key in obstacle.get("motion", []):
+                key["time"] = key["time"] / factor
+            mesh = obstacle.get("mesh")
+            if isinstance(mesh, dict) and "sequence" in mesh:
+                mesh["sequence"]["fps"] = mesh["sequence"].get("fps", 24.0) * factor
+        for cloth in shot["cloths"]:
+            for handle in cloth.get("handles", []):
+                for key in handle.get("motion", []):
+                    key["time"] = key["time"] / factor
+    change.__doc__ = "motion %gx faster" % factor
+    return change
+
+
+# (name, shot in conf/, changes, frames, lists it belongs to)
+CASES = [
+    ("sheet_on_sphere", "sheet_on_sphere", [], 48, {"quick", "full"}),
+    ("skirt_walk", "skirt_walk", [], 48, {"quick", "full"}),
+    ("skirt_walk.fine", "skirt_walk", [fine_remeshing], 24, {"quick", "full"}),
+    ("skirt_walk.thick", "skirt_walk", [thickness(0.01)], 24, {"quick", "full"}),
+    ("cape_run.fine", "cape_run", [fine_remeshing], 24, {"quick", "full"}),
+    ("crowd.self", "crowd", [self_collision], 24, {"quick", "full"}),
+    ("jump_cut.2steps", "jump_cut", [steps(2)], 24, {"quick", "full"}),
+    ("skirt_walk.full", "skirt_walk", [], 96, {"full"}),
+    ("skirt_walk.fine.full", "skirt_walk", [fine_remeshing], 96, {"full"}),
+    ("cape_run.fine.full", "cape_run", [fine_remeshing], 72, {"full"}),
+    ("crowd.self.full", "crowd", [self_collision], 96, {"full"}),
+    ("skirt_walk.fast", "skirt_walk", [speed(2.0)], 48, {"full"}),
+    ("cape_run.1step", "cape_run", [steps(1)], 48, {"full"}),
+    ("crowd.fine.thick", "crowd", [self_collision, fine_remeshing, thickness(0.01)], 24, {"full"}),
+]
+
+
+def run_case(adacloth, name, shot_name, changes, frames, threads, out):
+    shot_file = os.path.join(ROOT, "conf", shot_name + ".json")
+    if not os.path.isfile(shot_file):
+        fail(shot_file + ": no such shot")
+    with open(shot_file) as f:
+        shot = json.load(f)
+    for change in changes:
+        change(shot)
+    thickness_m = shot.get("collision", {}).get("thickness", 0.005)
+    # Written next to the original, so its relative paths (meshes, camera, sequences) still resolve.
+    handle, path = tempfile.mkstemp(prefix=".stress-", suffix=".json", dir=os.path.dirname(shot_file))
+    try:
+        with os.fdopen(handle, "w") as f:
+            json.dump(shot, f, indent=1)
+        start = time.time()
+        proc = subprocess.run([adacloth, "simulate", path, "-o", out, "--frames", str(frames), "--threads",
+                               str(threads), "--quiet"], capture_output=True, text=True)
+        seconds = time.time() - start
+    finally:
+        os.remove(path)
+    result = {"case": name, "shot": shot_name, "changes": [c.__doc__ for c in changes], "frames": frames,
+              "exit_code": proc.returncode, "seconds": round(seconds, 1),
+              "message": proc.stderr.strip().splitlines()[-1] if proc.returncode else ""}
+    result.update(measure(os.path.join(out, "stats.jsonl"), thickness_m))
+    result["passed"] = (proc.returncode == 0 and result["frames_done"] == frames + 1 and
+                        result["max_intersections"] == 0 and result["max_penetration"] <= thickness_m / 10 and
+                        result["unresolved"] == 0)
+    return result
+
+
+def measure(stats_file, thickness_m):
+    rows = []
+    if os.path.isfile(stats_file):
+        with open(stats_file) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+    m = {"frames_done": len(rows), "max_intersections": 0, "max_penetration": 0.0, "unresolved": 0,
+         "unresolved_steps": 0, "energy_rise": 0.0, "ms_per_frame": 0.0, "thickness": thickness_m}
+    if not rows:
+        return m
+    energy0 = None
+    for row in rows:
+        cloths = row["cloths"]
+        m["max_intersections"] = max(m["max_intersections"], sum(c["intersections"] for c in cloths))
+        m["max_penetration"] = max(m["max_penetration"], max(c["max_penetration"] for c in cloths))
+        collision = row.get("collision", {})
+        m["unresolved"] += collision.get("unresolved", 0)
+        m["unresolved_steps"] += collision.get("unresolved_steps", 0)
+        energy = sum(c["kinetic_energy"] + c["potential_energy"] + c["elastic_energy"] for c in cloths)
+        if energy0 is None:
+            energy0 = energy
+        elif abs(energy0) > 0:
+            m["energy_rise"] = max(m["energy_rise"], (energy - energy0) / abs(energy0))
+    later = rows[1:] or rows
+    m["ms_per_frame"] = round(sum(r["wall_ms"]["total"] for r in later) / len(later), 1)
+    return m
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", choices=["quick", "full"], default="quick")
+    parser.add_argument("--only", help="comma-separated case names (from any list)")
+    parser.add_argument("--frames", type=int, help="frames per case instead of each case's own")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--adacloth", default=os.path.join(ROOT, "build", "adacloth"))
+    parser.add_argument("--keep", help="keep each case's output folder under DIR")
+    args = parser.parse_args()
+    if not os.access(args.adacloth, os.X_OK):
+        fail(args.adacloth + ": not an executable (build first: tools/build.sh adacloth)")
+    if args.frames is not None and args.frames < 1:
+        fail("--frames: expected a whole number >= 1, got %d" % args.frames)
+    names = [c[0] for c in CASES]
+    if args.only:
+        wanted = args.only.split(",")
+        for w in wanted:
+            if w not in names:
+                fail("--only: unknown case \"%s\"; cases: %s" % (w, ", ".join(names)))
+        cases = [c for c in CASES if c[0] in wanted]
+    else:
+        cases = [c for c in CASES if args.list in c[4]]
+    results = []
+    print("%-22s %7s %6s %9s %12s %10s %10s %10s  %s" % ("case", "frames", "inter", "pen/th", "unresolved",
+                                                        "E rise", "ms/frame", "result", "note"))
+    for name, shot_name, changes, frames, _ in cases:
+        frames = args.frames or frames
+        with tempfile.TemporaryDirectory(prefix="adacloth-stress-") as tmp:
+            out = os.path.join(args.keep, name) if args.keep else os.path.join(tmp, "out")
+            r = run_case(args.adacloth, name, shot_name, changes, frames, args.threads, out)
+        results.append(r)
+        print("%-22s %3d/%-3d %6d %9.2f %5d (%3d) %9.1f%% %10.1f %10s  %s" % (
+            name, r["frames_done"] - 1, frames, r["max_intersections"], r["max_penetration"] / r["thickness"],
+            r["unresolved"], r["unresolved_steps"], 100 * r["energy_rise"], r["ms_per_frame"],
+            "pass" if r["passed"] else "FAIL", r["message"][:60]), flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    failed = [r["case"] for r in results if not r["passed"]]
+    print("%d of %d cases pass%s" % (len(results) - len(failed), len(results),
+                                      "" if not failed else "; failing: " + ", ".join(failed)))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
