@@ -20,6 +20,7 @@ meant for CI's time budget; `full` adds the long and the hardest cases (run on d
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -107,7 +108,8 @@ def run_case(adacloth, name, shot_name, changes, frames, threads, out):
     for change in changes:
         change(shot)
     thickness_m = shot.get("collision", {}).get("thickness", 0.005)
-    # Written next to the original, so its relative paths (meshes, camera, sequences) still resolve.
+    # Written next to the original, so its relative paths (meshes, camera, sequences) still resolve (.gitignore has
+    # conf/.stress-*.json).
     handle, path = tempfile.mkstemp(prefix=".stress-", suffix=".json", dir=os.path.dirname(shot_file))
     try:
         with os.fdopen(handle, "w") as f:
@@ -156,6 +158,8 @@ def measure(stats_file, thickness_m):
 
 
 def main():
+    # A stopped run still removes its temporary shot (the `finally` in run_case): SIGTERM exits like Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", choices=["quick", "full"], default="quick")
     parser.add_argument("--only", help="comma-separated case names (from any list)")

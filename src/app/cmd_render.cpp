@@ -10,12 +10,12 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/progress.h"
+#include "config/camera_file.h"
+#include "config/shot_output.h"
 #include "io/error.h"
 #include "io/obj.h"
 #include "render/frame_scene.h"
 #include "render/png.h"
-#include "config/shot_output.h"
-#include "config/camera_file.h"
 #include "view/camera_path.h"
 
 namespace adacloth {

@@ -15,10 +15,10 @@
 // This differs from basicViewFactor (view_factor.h, step 1 only), which `render --color view` draws.
 #include <vector>
 
-#include "view/params.h"
 #include "mesh/mesh.h"
 #include "view/camera_path.h"
 #include "view/occlusion.h"
+#include "view/params.h"
 
 namespace adacloth {
 

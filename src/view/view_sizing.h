@@ -5,8 +5,8 @@
 //   -> silhouetteVertexSizing (instead of vertexSizing) -> remesh.
 #include <vector>
 
-#include "view/params.h"
 #include "mesh/mesh.h"
+#include "view/params.h"
 #include "view/view_factor_field.h"
 
 namespace adacloth {
