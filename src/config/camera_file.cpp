@@ -11,36 +11,46 @@ namespace {
 
 using config::Json;
 
-// Defaults come from the camera structs (view/camera_path.h), their single source.
-const CameraKeyframe kKeyframe;
-const CameraPath kPath;
+// The default-constructed parameter structs every default below is read from: they are the single source of
+// defaults. A function-local static, so a schema built during another file's static initialization still finds
+// them constructed.
+struct Defaults {
+  CameraKeyframe keyframe;
+  CameraPath path;
+};
+
+const Defaults& defaults() {
+  static const Defaults d;
+  return d;
+}
 
 config::Field buildCameraPathSchema() {
+  const Defaults& d = defaults();
   using namespace config;
   Field keyframe = object("keyframe", {
       number("time", "Time of this keyframe; keyframe times must be strictly increasing.").inUnit("s"),
       vec3("eye", "Position of the camera.").inUnit("m"),
       vec3("target", "Point the camera looks at (must differ from `eye`).").inUnit("m"),
       vec3("up", "Which way is up on screen; need not be orthogonal to the view direction, must not be parallel "
-                 "to it.").defaults(toJson(kKeyframe.up)),
+                 "to it.").defaults(toJson(d.keyframe.up)),
       number("fov_y_deg", "Vertical field of view, in (0, 180).").inUnit("deg").atLeast(0, true).atMost(180, true)
-          .defaults(kKeyframe.fovYDeg),
+          .defaults(d.keyframe.fovYDeg),
       number("near", "Near clip distance along the view direction (> 0).").inUnit("m").atLeast(0, true)
-          .defaults(kKeyframe.near),
+          .defaults(d.keyframe.near),
       number("far", "Far clip distance along the view direction (> near); nothing beyond it is drawn or "
-                    "refined for.").inUnit("m").atLeast(0, true).defaults(kKeyframe.far),
+                    "refined for.").inUnit("m").atLeast(0, true).defaults(d.keyframe.far),
       boolean("cut", "This keyframe starts a new segment (a jump cut): no interpolation across it; before its "
-                     "time the camera holds the previous segment's end.").defaults(kKeyframe.cut),
+                     "time the camera holds the previous segment's end.").defaults(d.keyframe.cut),
   }, "One camera pose in time.");
   Field keyframes = array("keyframes", keyframe, "Camera poses in time order (at least one).");
   keyframes.minItems = 1;
   return object("camera", {
-      integer("width", "Image width.").inUnit("px").atLeast(1).atMost(16384).defaults(kPath.width),
-      integer("height", "Image height.").inUnit("px").atLeast(1).atMost(16384).defaults(kPath.height),
+      integer("width", "Image width.").inUnit("px").atLeast(1).atMost(16384).defaults(d.path.width),
+      integer("height", "Image height.").inUnit("px").atLeast(1).atMost(16384).defaults(d.path.height),
       enumeration("interpolation", {"linear", "smooth"},
                   "`linear`: straight lines between keyframes; `smooth`: C1 spline through them, easing in and out "
                   "at the ends of each segment.").defaults(
-                      kPath.interpolation == CameraPath::Interpolation::Smooth ? "smooth" : "linear"),
+                      d.path.interpolation == CameraPath::Interpolation::Smooth ? "smooth" : "linear"),
       keyframes,
   }, "A camera path file (cameras/*.json) animates a perspective camera with keyframes. Time is in seconds (frame "
      "f of a shot is at f / fps); before the first keyframe and after the last the camera holds still. Used by "

@@ -9,38 +9,48 @@ namespace {
 
 using namespace config;
 
-// Defaults come from the parameter structs (collision/params.h), their single source.
-const ObstacleSpec kObstacle;
-const ObstacleKey kKey;
-const CollisionParams kCollision;
+// The default-constructed parameter structs every default below is read from: they are the single source of
+// defaults. A function-local static, so a schema built during another file's static initialization still finds
+// them constructed.
+struct Defaults {
+  ObstacleSpec obstacle;
+  ObstacleKey key;
+  CollisionParams collision;
+};
+
+const Defaults& defaults() {
+  static const Defaults d;
+  return d;
+}
 
 Vec3 toVec3(const Json& j) { return Vec3(j[0].get<double>(), j[1].get<double>(), j[2].get<double>()); }
 
 Field obstacleMeshSchema() {
+  const Defaults& d = defaults();
   Field sphere = object("sphere", {
       number("radius", "Radius.").inUnit("m").atLeast(0, true),
       integer("subdivisions", "Subdivisions of an icosahedron: 20 * 4^n triangles.").atLeast(0).atMost(7)
-          .defaults(kObstacle.subdivisions),
+          .defaults(d.obstacle.subdivisions),
   }, "A sphere centred at the origin, before `transform`.");
   Field box = object("box", {
       vec3("size", "Edge lengths along X, Y and Z.").inUnit("m").atLeast(0, true),
   }, "A box centred at the origin, before `transform` (12 triangles).");
   Field ground = object("ground", {
       number("size", "Side of the square written to OUT/obstacles for drawing; contact uses the whole plane.")
-          .inUnit("m").atLeast(0, true).defaults(kObstacle.groundSize),
+          .inUnit("m").atLeast(0, true).defaults(d.obstacle.groundSize),
   }, "The plane y = 0 (free side +Y) before `transform`: an infinite floor.");
   Field sequence = object("sequence", {
       string("pattern", "printf-style file name of the OBJ files, relative to the shot file, with one integer "
                         "conversion for the file number (e.g. \"../meshes/body_%04d.obj\"). All files must have "
                         "the first file's vertices and faces.").withExample("../meshes/body_%04d.obj"),
       number("fps", "Files per second: file first + k is shown at time k / fps.").inUnit("1/s").atLeast(0, true)
-          .defaults(kObstacle.sequenceFps),
+          .defaults(d.obstacle.sequenceFps),
       integer("first", "Number of the file shown at time 0. With `loop`, a file inside the cycle: the phase at "
-                       "which the obstacle starts.").atLeast(0).defaults(kObstacle.firstFrame),
+                       "which the obstacle starts.").atLeast(0).defaults(d.obstacle.firstFrame),
       boolean("loop", "Repeat the sequence forever: the cycle is the run of consecutive files around `first`, its "
                       "period is (number of files) / fps, and the last file is interpolated back to the lowest "
                       "numbered one (so do not repeat the first pose as a last file).")
-          .defaults(kObstacle.sequenceLoop),
+          .defaults(d.obstacle.sequenceLoop),
   }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last "
      "(or looped).");
   Field generated = object("mesh", {sphere.isOptional(), box.isOptional(), ground.isOptional(), sequence.isOptional()},
@@ -52,29 +62,32 @@ Field obstacleMeshSchema() {
 }
 
 Field obstacleTransformSchema() {
+  const Defaults& d = defaults();
   return object("transform", {
-      vec3("translate", "Translation applied last.").inUnit("m").defaults(toJson(kObstacle.transform.translate)),
+      vec3("translate", "Translation applied last.").inUnit("m").defaults(toJson(d.obstacle.transform.translate)),
       vec3("rotate_deg", "Rotation about the world X, then Y, then Z axis.").inUnit("deg")
-          .defaults(toJson(kObstacle.transform.rotateDeg)),
-      number("scale", "Uniform scale applied first.").atLeast(0, true).defaults(kObstacle.transform.scale),
+          .defaults(toJson(d.obstacle.transform.rotateDeg)),
+      number("scale", "Uniform scale applied first.").atLeast(0, true).defaults(d.obstacle.transform.scale),
   }, "Places the mesh in the world: scale, then rotate, then translate.").defaults(Json::object());
 }
 
 Field obstacleKeySchema() {
+  const Defaults& d = defaults();
   return object("key", {
       number("time", "Time of this key; keys in increasing time.").inUnit("s").atLeast(0),
       vec3("translate", "Translation at `time`, applied after `transform`.").inUnit("m")
-          .defaults(toJson(kKey.translate)),
+          .defaults(toJson(d.key.translate)),
       vec3("rotate_deg", "Rotation about the world X, then Y, then Z axis at `time`, applied after `transform` "
                          "(angles are interpolated per axis, so a key may spin more than half a turn).")
-          .inUnit("deg").defaults(toJson(kKey.rotateDeg)),
-      number("scale", "Uniform scale at `time`, about the world origin.").atLeast(0, true).defaults(kKey.scale),
+          .inUnit("deg").defaults(toJson(d.key.rotateDeg)),
+      number("scale", "Uniform scale at `time`, about the world origin.").atLeast(0, true).defaults(d.key.scale),
   }, "One key of a rigid motion.");
 }
 
 }  // namespace
 
 Field obstaclesSchema() {
+  const Defaults& d = defaults();
   Field obstacle = object("obstacle", {
       string("name", "Identifier used in output file names (letters, digits, '_' and '-'); defaults to "
                      "obstacle<i>.").isOptional(),
@@ -84,7 +97,7 @@ Field obstaclesSchema() {
                                            "Absent: the obstacle stays where `transform` puts it.").isOptional(),
       enumeration("interpolation", {"linear", "smooth"},
                   "Between keys: \"linear\", or \"smooth\" (Catmull-Rom, easing in and out at the first and last "
-                  "key).").defaults(kObstacle.smooth ? "smooth" : "linear"),
+                  "key).").defaults(d.obstacle.smooth ? "smooth" : "linear"),
   }, "Something the cloth collides with. Obstacles that move are written to OUT/obstacles/<name>_<frame>.obj "
      "every frame; static ones at frame 0 only.");
   return array("obstacles", obstacle, "Obstacles: static, keyframed or deforming meshes, and ground planes.")
@@ -92,20 +105,21 @@ Field obstaclesSchema() {
 }
 
 Field collisionSchema() {
+  const Defaults& d = defaults();
   return object("collision", {
       boolean("enabled", "Collision handling on or off (off: cloth passes through everything).")
-          .defaults(kCollision.enabled),
+          .defaults(d.collision.enabled),
       number("thickness", "Cloth is kept this far from obstacles and from itself (proximity repulsion). Also sets "
                           "the CCD tolerance (5 %) and the gap left after an impact (10 %).")
-          .inUnit("m").atLeast(0, true).defaults(kCollision.thickness),
+          .inUnit("m").atLeast(0, true).defaults(d.collision.thickness),
       number("obstacle_friction", "Coulomb friction coefficient between cloth and obstacles.").inUnit("1")
-          .atLeast(0).defaults(kCollision.obstacleFriction),
+          .atLeast(0).defaults(d.collision.obstacleFriction),
       number("self_friction", "Coulomb friction coefficient between pieces of cloth.").inUnit("1").atLeast(0)
-          .defaults(kCollision.selfFriction),
+          .defaults(d.collision.selfFriction),
       boolean("self_collision", "Cloth-cloth contact, within a cloth and between cloths.")
-          .defaults(kCollision.selfCollision),
+          .defaults(d.collision.selfCollision),
       integer("iterations", "Continuous-collision passes per step before the impact-zone fallback.").atLeast(1)
-          .defaults(kCollision.iterations),
+          .defaults(d.collision.iterations),
   }, "Contact handling (docs/collisions.md).").defaults(Json::object());
 }
 

@@ -11,17 +11,26 @@ namespace {
 
 using namespace config;
 
-// Every default below is read from a default-constructed parameter struct: they are the single source of defaults.
-const MeshSpec kMesh;
-const TransformSpec kTransform;
-const StrainLimitParams kStrainLimit;
-const SizingParams kSizing;
-const ViewParams kView;
-const UpsampleSpec kUpsample;
-const HandleSpec kHandle;
-const StepSettings kDynamics;
-const Shot kShot;
-const MaterialParams kMaterial;
+// The default-constructed parameter structs every default below is read from: they are the single source of
+// defaults. A function-local static, so a schema built during another file's static initialization still finds
+// them constructed.
+struct Defaults {
+  MeshSpec mesh;
+  TransformSpec transform;
+  StrainLimitParams strainLimit;
+  SizingParams sizing;
+  ViewParams view;
+  UpsampleSpec upsample;
+  HandleSpec handle;
+  StepSettings dynamics;
+  Shot shot;
+  MaterialParams material;
+};
+
+const Defaults& defaults() {
+  static const Defaults d;
+  return d;
+}
 
 // 30000 -> "30,000", as the docs write large counts.
 std::string withThousands(int n) {
@@ -34,6 +43,7 @@ std::string withThousands(int n) {
 }
 
 Field meshSchema() {
+  const Defaults& d = defaults();
   Field grid = object("grid", {
       vec2("size", "Width and height of the rectangle.").inUnit("m").atLeast(0, true).withExample(Json::array({1.0, 1.0})),
       vec2("cells", "Number of cells along width and height (whole numbers); each cell is two triangles.")
@@ -42,13 +52,13 @@ Field meshSchema() {
   Field tube = object("tube", {
       number("radius", "Radius of the cylinder.").inUnit("m").atLeast(0, true),
       number("length", "Length along +Y.").inUnit("m").atLeast(0, true),
-      integer("cells_around", "Cells around the circumference.").atLeast(3).defaults(kMesh.cellsAround),
-      integer("cells_along", "Cells along the length.").atLeast(1).defaults(kMesh.cellsAlong),
+      integer("cells_around", "Cells around the circumference.").atLeast(3).defaults(d.mesh.cellsAround),
+      integer("cells_along", "Cells along the length.").atLeast(1).defaults(d.mesh.cellsAlong),
   }, "A cylinder around +Y, sewn with one seam (a sleeve or a tube skirt), before `transform`.");
   Field disc = object("disc", {
       number("radius", "Radius of the disc.").inUnit("m").atLeast(0, true),
       integer("rings", "Concentric rings of triangles; edge length is about radius / rings.").atLeast(1)
-          .defaults(kMesh.rings),
+          .defaults(d.mesh.rings),
   }, "A flat disc in the XY plane centred at the origin (normal +Z), before `transform`.");
   Field generated = object("mesh", {grid.isOptional(), tube.isOptional(), disc.isOptional()},
                            "A generated mesh: exactly one of `grid`, `tube` or `disc`.");
@@ -59,12 +69,13 @@ Field meshSchema() {
 }
 
 Field transformSchema() {
+  const Defaults& d = defaults();
   return object("transform", {
-      vec3("translate", "Translation applied last.").inUnit("m").defaults(toJson(kTransform.translate)),
+      vec3("translate", "Translation applied last.").inUnit("m").defaults(toJson(d.transform.translate)),
       vec3("rotate_deg", "Rotation about the world X, then Y, then Z axis.").inUnit("deg")
-          .defaults(toJson(kTransform.rotateDeg)),
+          .defaults(toJson(d.transform.rotateDeg)),
       number("scale", "Uniform scale applied first, to material coordinates too (use it as a unit change, e.g. "
-                      "0.01 for a mesh modelled in centimetres).").atLeast(0, true).defaults(kTransform.scale),
+                      "0.01 for a mesh modelled in centimetres).").atLeast(0, true).defaults(d.transform.scale),
   }, "Places the mesh in the world: scale, then rotate, then translate.").defaults(Json::object());
 }
 
@@ -79,29 +90,31 @@ Field materialSchema() {
 }
 
 Field strainLimitSchema() {
+  const Defaults& d = defaults();
   return object("strain_limit", {
       number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1)
-          .defaults(kStrainLimit.min),
-      number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(kStrainLimit.max),
+          .defaults(d.strainLimit.min),
+      number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(d.strainLimit.max),
       integer("iterations", "Passes over all edges per step; more passes enforce the limits more exactly.")
-          .atLeast(1).defaults(kStrainLimit.iterations),
+          .atLeast(1).defaults(d.strainLimit.iterations),
   }, "Strain limiting after each step: over- or under-stretched edges are pulled back within [min, max]. Absent: "
      "no limiting.").isOptional();
 }
 
 Field remeshingObjectSchema() {
+  const Defaults& d = defaults();
   return object("remeshing", {
       number("refine_angle", "Largest change of the surface normal across one edge; smaller refines curved regions "
-                             "more.").inUnit("rad").atLeast(0, true).defaults(kSizing.refineAngle),
+                             "more.").inUnit("rad").atLeast(0, true).defaults(d.sizing.refineAngle),
       number("refine_compression", "Compressive strain tolerated across one edge (per metre of reference length, "
                                    "as in ARCSim); smaller refines compressed, buckling regions more.")
-          .atLeast(0, true).defaults(kSizing.refineCompression),
+          .atLeast(0, true).defaults(d.sizing.refineCompression),
       number("refine_velocity", "Largest change of velocity across one edge; smaller refines fast-deforming regions "
-                                "more.").inUnit("m/s").atLeast(0, true).defaults(kSizing.refineVelocity),
+                                "more.").inUnit("m/s").atLeast(0, true).defaults(d.sizing.refineVelocity),
       vec2("size", "Shortest and longest edge the remesher may make, in material space.").inUnit("m")
-          .atLeast(0, true).defaults(Json::array({kSizing.sizeMin, kSizing.sizeMax})),
+          .atLeast(0, true).defaults(Json::array({d.sizing.sizeMin, d.sizing.sizeMax})),
       number("aspect_min", "Thinnest allowed element: smallest ratio of the shortest to the longest allowed edge "
-                           "length at a point.").atLeast(0, true).atMost(1).defaults(kSizing.aspectMin),
+                           "length at a point.").atLeast(0, true).atMost(1).defaults(d.sizing.aspectMin),
   }, "Adaptive remeshing settings (see docs/remeshing.md).");
 }
 
@@ -115,54 +128,57 @@ Field remeshingSchema() {
 }
 
 Field viewSchema() {
+  const Defaults& d = defaults();
   Field anticipation = object("anticipation", {
       integer("frames", "Frames of the camera path looked at before and after the current one (m_t): cloth is "
                         "refined before the camera shows it, e.g. across a jump cut.").atLeast(0)
-          .defaults(kView.anticipationFrames),
+          .defaults(d.view.anticipationFrames),
       integer("full_frames", "Frames on each side within which the camera counts at full weight (n, at most "
                              "`frames`); beyond, its weight falls linearly to n / m_t at the window's ends.")
-          .atLeast(0).defaults(kView.fullFrames),
+          .atLeast(0).defaults(d.view.fullFrames),
   }, "Temporal anticipation over the camera path (docs/design.md §4.3).").defaults(Json::object());
   return object("view", {
       number("f_out", "View factor of faces out of view: their sizing tensor is scaled by f_out^2, i.e. edges "
-                      "up to 1/f_out times longer.").inUnit("1").atLeast(0, true).atMost(1).defaults(kView.fOut),
+                      "up to 1/f_out times longer.").inUnit("1").atLeast(0, true).atMost(1).defaults(d.view.fOut),
       number("margin", "Buffer outside the frustum over which the view factor falls from 1 to f_out.").inUnit("m")
-          .atLeast(0).defaults(kView.margin),
+          .atLeast(0).defaults(d.view.margin),
       anticipation,
       number("min_pixels", "Shortest edge a face in view is refined to, in pixels of the camera's image "
-                           "(screen-space clamp).").inUnit("px").atLeast(0, true).defaults(kView.minPixels),
+                           "(screen-space clamp).").inUnit("px").atLeast(0, true).defaults(d.view.minPixels),
       boolean("backface", "Back-facing faces count as out of view: true for garments on a body, false for "
-                          "two-sided cloth seen from both sides (flags, curtains).").defaults(kView.backface),
+                          "two-sided cloth seen from both sides (flags, curtains).").defaults(d.view.backface),
       boolean("occlusion", "Faces hidden behind obstacles or cloth (this one included) count as out of view, by "
                            "the distance they lie behind the visible surface, with the same margin and "
                            "anticipation (a 128-pixel-high depth pre-pass per camera of the window).")
-          .defaults(kView.occlusion),
+          .defaults(d.view.occlusion),
       number("silhouette_threshold", "Jump of the view factor across a vertex above which the vertex takes the "
                                      "tensor max of its faces instead of their average (keeps silhouettes and the "
                                      "frustum border fine).").inUnit("1").atLeast(0)
-          .defaults(kView.silhouetteThreshold),
+          .defaults(d.view.silhouetteThreshold),
   }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
      "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()
       .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));
 }
 
 Field upsampleSchema() {
+  const Defaults& d = defaults();
   return object("upsample", {
       path("operator", "Upsampling operator file (.bin, docs/upsampling.md) whose fine mesh is the output mesh; its "
                        "material space is the cloth's (after `transform`'s scale).").withExample("../ops/sheet.bin"),
       vec2("blend", "Band [lo, hi] of the ratio (simulation edge length) / (output edge length), longest material "
                     "edges: at or below lo the output is the simulation, at or above hi the upsampled coarse "
                     "sample, smoothstep between.").inUnit("1").atLeast(0, true)
-          .defaults(Json::array({kUpsample.blendLo, kUpsample.blendHi})),
+          .defaults(Json::array({d.upsample.blendLo, d.upsample.blendHi})),
       integer("smoothing_passes", "Neighbour-averaging passes of the blend weight over the output mesh (hides "
                                   "the border between simulated and upsampled regions).").atLeast(0)
-          .defaults(kUpsample.smoothingPasses),
+          .defaults(d.upsample.smoothingPasses),
   }, "Fixed-topology output: every frame also writes `OUT/frames/<cloth>_out_<frame>.obj`, the operator's fine "
      "mesh placed from the simulation where it is fine enough and from the upsampled simulation elsewhere "
      "(docs/upsampled-output.md). Absent: no such output.").isOptional();
 }
 
 Field handleSchema() {
+  const Defaults& d = defaults();
   Field key = object("key", {
       number("time", "Time of this key.").inUnit("s").atLeast(0),
       vec3("translate", "Displacement of the handle's nodes from their initial positions at `time`.").inUnit("m"),
@@ -185,20 +201,21 @@ Field handleSchema() {
                         "rides along as the obstacle moves or deforms. Not together with `motion`.").isOptional(),
       number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at frame 0 "
                              "is an error (catches a cloth placed in the wrong spot).").inUnit("m").atLeast(0)
-          .defaults(kHandle.maxDistance),
+          .defaults(d.handle.maxDistance),
   }, "Nodes pinned in place, moved along a keyframed path, or bound to an obstacle's surface. Exactly one of "
      "`nodes`, `region` or `points`.");
 }
 
 Field windSchema() {
+  const Defaults& d = defaults();
   return object("wind", {
-      vec3("velocity", "Velocity of the air.").inUnit("m/s").defaults(toJson(kDynamics.wind.velocity)),
-      number("density", "Density of the air.").inUnit("kg/m^3").atLeast(0).defaults(kDynamics.wind.density),
+      vec3("velocity", "Velocity of the air.").inUnit("m/s").defaults(toJson(d.dynamics.wind.velocity)),
+      number("density", "Density of the air.").inUnit("kg/m^3").atLeast(0).defaults(d.dynamics.wind.density),
       number("drag", "Drag coefficient: force 0.5 rho C_d A |v_n| v_n along the face normal, v_n the normal "
                      "component of the air's velocity relative to the face.").inUnit("1").atLeast(0)
-          .defaults(kDynamics.wind.drag),
+          .defaults(d.dynamics.wind.drag),
       number("lift", "Lift coefficient: force 0.5 rho C_l A |v|^2 cos(a) sin(a) across the relative flow, a the "
-                     "angle between flow and normal.").inUnit("1").atLeast(0).defaults(kDynamics.wind.lift),
+                     "angle between flow and normal.").inUnit("1").atLeast(0).defaults(d.dynamics.wind.lift),
   }, "Aerodynamic forces per face from the velocity relative to the air. With the default still air, `drag` "
      "is air resistance.").defaults(Json::object());
 }
@@ -219,20 +236,21 @@ Field clothSchema() {
 }
 
 Field buildShotSchema() {
+  const Defaults& d = defaults();
   Field cloths = array("cloths", clothSchema(), "The cloths of the shot.");
   cloths.minItems = 1;
   return object("shot", {
       string("name", "Name of the shot; defaults to the file name without extension.").isOptional(),
-      number("fps", "Frames per second of the output.").inUnit("1/s").atLeast(0, true).defaults(kShot.fps),
+      number("fps", "Frames per second of the output.").inUnit("1/s").atLeast(0, true).defaults(d.shot.fps),
       integer("frames", "Number of frames simulated after the initial frame 0 (output frames 0..frames).")
-          .atLeast(0).defaults(kShot.frames),
+          .atLeast(0).defaults(d.shot.frames),
       cloths,
       path("camera", "Camera path (cameras/*.json) used by `render` and view-dependent refinement.").isOptional()
           .withExample("../cameras/drape.json"),
       integer("steps_per_frame", "Time steps per frame; the step is 1 / (fps * steps_per_frame).").atLeast(1)
-          .defaults(kShot.stepsPerFrame),
+          .defaults(d.shot.stepsPerFrame),
       vec3("gravity", "Gravitational acceleration (Y is up).").inUnit("m/s^2")
-          .defaults(toJson(kDynamics.gravity)),
+          .defaults(toJson(d.dynamics.gravity)),
       enumeration("solver", {"pcg", "direct", "kang_cho", "cg"},
                   "Linear solve of each implicit (backward Euler) step. \"pcg\": conjugate gradient preconditioned "
                   "by Kang and Cho's per-node blocks, warm-started from the previous step; converges to "
@@ -241,26 +259,26 @@ Field buildShotSchema() {
                   "per-node Jacobi update with `iterations` sweeps; fast but it does not converge (cloth falls and "
                   "swings in slow motion), for previews only. \"cg\": Eigen's diagonally preconditioned conjugate "
                   "gradient to `cg_tolerance`; slow, kept for comparison. docs/materials.md says which to use when.")
-          .defaults(solverName(kDynamics.solver)),
+          .defaults(solverName(d.dynamics.solver)),
       number("solver_tolerance", "Relative residual |b - A dv| / |b| at which the pcg solve of a step stops. "
                                  "The default keeps the motion within millimetres of the exact solve "
                                  "(docs/benchmarks.md).").inUnit("1").atLeast(0, true)
-          .defaults(kDynamics.pcg.tolerance),
+          .defaults(d.dynamics.pcg.tolerance),
       integer("solver_max_iterations", "Iteration cap per step of the pcg solve (stats.jsonl reports the residual "
-                                       "reached).").atLeast(1).defaults(kDynamics.pcg.maxIterations),
+                                       "reached).").atLeast(1).defaults(d.dynamics.pcg.maxIterations),
       enumeration("solver_preconditioner", {"auto", "block_jacobi", "multigrid"},
                   "Preconditioner of the pcg solve. \"block_jacobi\": Kang and Cho's per-node 3x3 blocks, "
                   "cheapest per iteration. \"multigrid\": a smoothed-aggregation V-cycle over the cloth's "
                   "nodes, fewer iterations on large cloths at the price of a set-up that is redone when the "
                   "cloth's shape has changed enough. \"auto\": multigrid for cloths with " +
-                      withThousands(kDynamics.pcg.multigridMinNodes) + " or more free nodes, block_jacobi below.")
-          .defaults(preconditionerName(kDynamics.pcg.preconditioner)),
+                      withThousands(d.dynamics.pcg.multigridMinNodes) + " or more free nodes, block_jacobi below.")
+          .defaults(preconditionerName(d.dynamics.pcg.preconditioner)),
       integer("iterations", "Jacobi sweeps of the kang_cho update (1 = the paper's one-iteration update).")
-          .atLeast(1).defaults(kDynamics.iterations),
+          .atLeast(1).defaults(d.dynamics.iterations),
       number("cg_tolerance", "Relative residual at which the cg solve stops.").inUnit("1").atLeast(0, true)
-          .defaults(kDynamics.cgTolerance),
+          .defaults(d.dynamics.cgTolerance),
       number("max_speed", "A node faster than this stops the run with exit code 3 (a blow-up guard).")
-          .inUnit("m/s").atLeast(0, true).defaults(kDynamics.maxSpeed),
+          .inUnit("m/s").atLeast(0, true).defaults(d.dynamics.maxSpeed),
       windSchema(),
       obstaclesSchema(),
       collisionSchema(),
@@ -303,22 +321,23 @@ std::string preconditionerName(PcgSettings::Preconditioner p) {
 
 // Keys absent from an inline material take the value of its `preset`, or else the built-in default (cotton).
 config::Field materialObjectSchema() {
+  const Defaults& d = defaults();
   return object("material", {
       string("preset", "Preset whose values the keys given here override (conf/materials/<name>.json).")
           .isOptional().withExample("denim"),
-      number("density", "Area density of the fabric. Default " + shortNumber(kMaterial.density) + " (cotton).")
+      number("density", "Area density of the fabric. Default " + shortNumber(d.material.density) + " (cotton).")
           .inUnit("kg/m^2").atLeast(0, true).isOptional(),
       number("stretch", "In-plane stiffness along warp and weft (material u and v axes). Default " +
-                            shortNumber(kMaterial.stretch) + " (cotton).")
+                            shortNumber(d.material.stretch) + " (cotton).")
           .inUnit("N/m").atLeast(0).isOptional(),
-      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default " + shortNumber(kMaterial.shear) +
+      number("shear", "In-plane stiffness at 45 degrees to warp and weft. Default " + shortNumber(d.material.shear) +
                           " (cotton).")
           .inUnit("N/m").atLeast(0).isOptional(),
       number("bending", "Bending stiffness (moment per length per curvature). Default " +
-                            shortNumber(kMaterial.bending) + " (cotton).")
+                            shortNumber(d.material.bending) + " (cotton).")
           .inUnit("N*m").atLeast(0).isOptional(),
       number("damping", "Stiffness-proportional damping time: damping force = damping x stiffness x velocity "
-                        "difference. Default " + shortNumber(kMaterial.damping) + " (cotton).")
+                        "difference. Default " + shortNumber(d.material.damping) + " (cotton).")
           .inUnit("s").atLeast(0).isOptional(),
   }, "The fabric's physical parameters.");
 }
