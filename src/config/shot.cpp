@@ -266,18 +266,16 @@ void checkBindTargets(const Shot& shot) {
 // The top-level dynamics keys (gravity, wind, the linear solve, the blow-up guard).
 void readDynamics(StepSettings& d, const Json& r) {
   d.gravity = toVec3(r["gravity"]);
+  // The names come from solverName / preconditionerName, the same table the schema's choices and defaults use.
   const std::string solver = r["solver"].get<std::string>();
-  d.solver = solver == "cg"         ? StepSolver::CG
-             : solver == "direct"   ? StepSolver::Direct
-             : solver == "kang_cho" ? StepSolver::KangCho
-                                    : StepSolver::Pcg;
+  for (StepSolver s : {StepSolver::Pcg, StepSolver::Direct, StepSolver::KangCho, StepSolver::CG})
+    if (solverName(s) == solver) d.solver = s;
   d.pcg.tolerance = r["solver_tolerance"].get<double>();
   d.pcg.maxIterations = r["solver_max_iterations"].get<int>();
   const std::string preconditioner = r["solver_preconditioner"].get<std::string>();
   using P = PcgSettings::Preconditioner;
-  d.pcg.preconditioner = preconditioner == "block_jacobi" ? P::BlockJacobi
-                         : preconditioner == "multigrid"  ? P::Multigrid
-                                                          : P::Auto;
+  for (P p : {P::Auto, P::BlockJacobi, P::Multigrid})
+    if (preconditionerName(p) == preconditioner) d.pcg.preconditioner = p;
   d.iterations = r["iterations"].get<int>();
   d.cgTolerance = r["cg_tolerance"].get<double>();
   d.maxSpeed = r["max_speed"].get<double>();

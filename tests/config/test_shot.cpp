@@ -119,30 +119,25 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(cloth.strainLimit.max == 1.1);
   CHECK(cloth.strainLimit.iterations == 4);
   // remeshing: true
-  REQUIRE(cloth.remeshing);
-  const SizingParams& r = *cloth.remeshing;
-  CHECK(r.refineAngle == 0.3);
-  CHECK(r.refineCompression == 0.01);
-  CHECK(r.refineVelocity == 1.0);
-  CHECK(r.sizeMin == 0.02);
-  CHECK(r.sizeMax == 0.2);
-  CHECK(r.aspectMin == 0.2);
+  // The documented remeshing defaults, for `remeshing: true` and `remeshing: {}`.
+  auto checkDefaultSizing = [](const std::optional<SizingParams>& sizing) {
+    REQUIRE(sizing);
+    CHECK(sizing->refineAngle == 0.3);
+    CHECK(sizing->refineCompression == 0.01);
+    CHECK(sizing->refineVelocity == 1.0);
+    CHECK(sizing->sizeMin == 0.02);
+    CHECK(sizing->sizeMax == 0.2);
+    CHECK(sizing->aspectMin == 0.2);
+  };
+  checkDefaultSizing(cloth.remeshing);
   const nlohmann::json remeshingDefaults = unordered(
       R"({"refine_angle": 0.3, "refine_compression": 0.01, "refine_velocity": 1.0, "size": [0.02, 0.2],)"
       R"( "aspect_min": 0.2})");
   CHECK(unordered(defaultRemeshing()) == remeshingDefaults);
   CHECK(unordered(shot.resolved["cloths"][0]["remeshing"]) == remeshingDefaults);
   // `remeshing: {}` is the same as `true`
-  const std::optional<SizingParams> emptyOrNone =
-      parseShot(R"({"cloths": [{)" + grid + R"(, "remeshing": {}}]})", "conf/s.json").cloths[0].remeshing;
-  REQUIRE(emptyOrNone);
-  const SizingParams& empty = *emptyOrNone;
-  CHECK(empty.refineAngle == 0.3);
-  CHECK(empty.refineCompression == 0.01);
-  CHECK(empty.refineVelocity == 1.0);
-  CHECK(empty.sizeMin == 0.02);
-  CHECK(empty.sizeMax == 0.2);
-  CHECK(empty.aspectMin == 0.2);
+  const Shot emptyRemeshing = parseShot(R"({"cloths": [{)" + grid + R"(, "remeshing": {}}]})", "conf/s.json");
+  checkDefaultSizing(emptyRemeshing.cloths[0].remeshing);
   // view {}
   REQUIRE(cloth.view);
   const ViewParams& v = *cloth.view;
@@ -266,4 +261,17 @@ TEST_CASE("docs/shot-format.md is the generated schema reference", "[config]") {
   // Regenerate with: ./build/adacloth schema > docs/shot-format.md
   std::string docs = readFile(test::sourceDir() / "docs" / "shot-format.md");
   CHECK(docs == config::toMarkdown(shotSchema(), "Shot file format"));
+}
+
+TEST_CASE("every solver and preconditioner name reads as its own choice", "[config]") {
+  const std::string cloth = R"("cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}}])";
+  auto read = [&](const std::string& keys) { return parseShot("{" + keys + ", " + cloth + "}", "s.json").dynamics; };
+  CHECK(read(R"("solver": "pcg")").solver == StepSolver::Pcg);
+  CHECK(read(R"("solver": "direct")").solver == StepSolver::Direct);
+  CHECK(read(R"("solver": "kang_cho")").solver == StepSolver::KangCho);
+  CHECK(read(R"("solver": "cg")").solver == StepSolver::CG);
+  using P = PcgSettings::Preconditioner;
+  CHECK(read(R"("solver_preconditioner": "auto")").pcg.preconditioner == P::Auto);
+  CHECK(read(R"("solver_preconditioner": "block_jacobi")").pcg.preconditioner == P::BlockJacobi);
+  CHECK(read(R"("solver_preconditioner": "multigrid")").pcg.preconditioner == P::Multigrid);
 }
