@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         for (const Node& n : cloth.mesh.nodes) cs[0].x0.push_back(n.x);
         cs[0].pinned = pinnedMask(cloth);
         auto t = std::chrono::steady_clock::now();
-        stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, cloth.spec.strainLimit, settings, shot.stepTime());
+        stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, settings, shot.stepTime());
         physics += msSince(t);
         const double t0 = steps * shot.stepTime();
         t = std::chrono::steady_clock::now();

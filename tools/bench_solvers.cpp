@@ -57,7 +57,7 @@ Run runLoop(int cells, const Candidate& c, int steps) {
   double ms = 0, iterations = 0;
   for (int k = 0; k < steps; ++k) {
     auto start = Clock::now();
-    SolveReport report = stepCloth(s.mesh, s.state, s.material, s.strainLimit, c.settings, kStep);
+    SolveReport report = stepCloth(s.mesh, s.state, s.material, c.settings, kStep);
     ms += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     iterations += report.iterations;
     run.maxResidual = std::max(run.maxResidual, report.residual);
@@ -185,7 +185,7 @@ void freeFallTable() {
     settings.solver = solver;
     settings.wind.density = 0;  // no air
     const int steps = 48;
-    for (int k = 0; k < steps; ++k) stepCloth(s.mesh, s.state, s.material, s.strainLimit, settings, kStep);
+    for (int k = 0; k < steps; ++k) stepCloth(s.mesh, s.state, s.material, settings, kStep);
     double y = 0;
     for (const Node& n : s.mesh.nodes) y += n.x.y();
     const double fall = -y / double(s.mesh.nodes.size());

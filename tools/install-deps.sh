@@ -7,8 +7,9 @@
 #   tools/install-deps.sh --extras   also ffmpeg and gnuplot, for tools/make_movie.sh and tools/plot_stats.sh
 set -euo pipefail
 
+# python3 runs tools/stress.py (the ctest label `stress`).
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libtinyobjloader-dev libspectra-dev
-          libbenchmark-dev libsuitesparse-dev libopenblas0-serial)
+          libbenchmark-dev libsuitesparse-dev libopenblas0-serial python3)
 if [[ "${1:-}" == "--extras" ]]; then packages+=(ffmpeg gnuplot-nox); fi
 
 missing=()

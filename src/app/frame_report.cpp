@@ -28,6 +28,8 @@ void CollisionCounters::add(const CollisionStepStats& step) {
   zonePasses += step.zonePasses;
   unresolved += step.unresolved;
   if (step.unresolved > 0) ++unresolvedSteps;
+  limitPasses += step.limitPasses;
+  limitMs += step.limitMs;
 }
 
 config::Json wallTimesJson(const FrameReport& report, double totalMs) {
@@ -40,7 +42,8 @@ config::Json wallTimesJson(const FrameReport& report, double totalMs) {
 config::Json collisionJson(const CollisionCounters& c) {
   return {{"steps", c.steps},           {"ccd_passes", c.ccdPasses},   {"ccd_tests", c.ccdTests},
           {"impacts", c.impacts},       {"impact_zones", c.impactZones}, {"zone_passes", c.zonePasses},
-          {"unresolved", c.unresolved}, {"unresolved_steps", c.unresolvedSteps}};
+          {"unresolved", c.unresolved}, {"unresolved_steps", c.unresolvedSteps},
+          {"limit_passes", c.limitPasses}, {"limit_ms", c.limitMs}};
 }
 
 }  // namespace adacloth

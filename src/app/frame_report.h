@@ -16,7 +16,7 @@ namespace adacloth {
 // The phases of a frame, in the order they run.
 enum class Phase {
   Physics,    // implicit steps of every cloth and the blow-up guard
-  Collision,  // contact response of every step
+  Collision,  // contact and constraint pass of every step (contacts and strain limits)
   Occlusion,  // depth pre-pass of what can hide a cloth from the camera (`view.occlusion`)
   Sizing,     // sizing fields, view factors and screen-space clamps
   Remesh,     // split, flip, collapse, and the dynamics state carried over to the new mesh
@@ -38,6 +38,8 @@ struct CollisionCounters {
   int zonePasses = 0;       // impact-zone passes
   int unresolved = 0;       // pairs still colliding when a step's passes ran out (0 in a healthy run)
   int unresolvedSteps = 0;  // steps that ended with such pairs
+  int limitPasses = 0;      // strain-limiter passes (part of the collision phase)
+  double limitMs = 0;       // their wall time (ms, included in the collision phase's)
 
   void add(const CollisionStepStats& step);
 };
@@ -48,6 +50,7 @@ struct ClothCounters {
   double solverResidual = 0;   // the worst final relative residual
   int contacts = 0;            // proximity contacts in the frame's last collision step
   int splits = 0, flips = 0, collapses = 0;
+  int refusedOps = 0;          // flips and collapses refused because they would have swept through something
   std::optional<ViewStats> view;           // cloths refined with `view`: after the frame's remesh
   std::optional<double> upsampledFraction;  // cloths with `upsample`
 };

@@ -7,8 +7,10 @@
 
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
+#include "collision/sweep_guard.h"
 #include "dynamics/energy.h"
 #include "dynamics/step.h"
+#include "dynamics/strain_limit.h"
 #include "io/atomic_file.h"
 #include "io/error.h"
 #include "io/obj.h"
@@ -44,8 +46,15 @@ std::vector<Vec3> positionsOf(const Mesh& mesh) {
   return x;
 }
 
-// The collision phase of one step from t0 to t1 (s): contacts of every cloth with the obstacles and each other
-// (docs/design.md §6). `start` holds each cloth's node positions at t0.
+// Whether a cloth limits its strain (the contact and constraint pass then runs even with contact off).
+bool anyStrainLimit(const Scene& scene) {
+  for (const Cloth& cloth : scene.cloths)
+    if (cloth.spec.strainLimit.enabled) return true;
+  return false;
+}
+
+// The contact and constraint pass of one step from t0 to t1 (s): contacts of every cloth with the obstacles and each
+// other, and strain limits (docs/design.md §6). `start` holds each cloth's node positions at t0.
 void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>& start, double t0, double t1,
                  FrameReport& report) {
   std::vector<ClothStep> cloths(scene.cloths.size());
@@ -53,6 +62,8 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
     cloths[c].mesh = &scene.cloths[c].mesh;
     cloths[c].x0 = std::move(start[c]);
     cloths[c].pinned = pinnedMask(scene.cloths[c]);
+    const StrainLimitParams& limit = scene.cloths[c].spec.strainLimit;
+    cloths[c].strainLimits = strainLimits(scene.cloths[c].mesh, scene.cloths[c].dynamics, limit, cloths[c].pinned);
   }
   // Both stay valid: the cache keeps the two times last asked for.
   const std::vector<ObstaclePose>& posesAtStart = scene.obstaclePoses.at(scene.obstacles, t0);
@@ -81,7 +92,8 @@ void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report)
 // before the hard limits, and verts where the factor jumps take the tensor max of their faces. `time` (s) is the
 // current time, `frameTime` (s) the frame length the anticipation window steps by.
 void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& report, ClothCounters& counters,
-                const CameraPath* camera, double time, double frameTime, const Occluders& occluders) {
+                const CameraPath* camera, double time, double frameTime, const Occluders& occluders,
+                SweepGuard* guard) {
   if (!cloth.spec.remeshing) return;
   const SizingParams& sizing = *cloth.spec.remeshing;
   std::optional<ViewWindow> window;
@@ -112,8 +124,14 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& repo
     ScopedPhase timer(report, Phase::Remesh);
     RemeshParams params;
     params.aspectMin = sizing.aspectMin;
-    const RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth));
+    SweepCheck check;
+    if (guard) {
+      check.beginBatch = [guard](const Mesh& mesh, int batch) { guard->beginBatch(mesh, batch); };
+      check.allow = [guard](const std::vector<Tet>& sweep) { return guard->allow(sweep); };
+    }
+    const RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth), guard ? &check : nullptr);
     counters.splits = result.splits, counters.flips = result.flips, counters.collapses = result.collapses;
+    counters.refusedOps = result.refused;
     remapDynamics(cloth, result.nodeMap);
   }
   ScopedPhase timer(report, Phase::Measure);
@@ -148,9 +166,32 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
     ScopedPhase timer(report, Phase::Sizing);
     obstacles.emplace(scene.obstaclePoses.at(scene.obstacles, scene.time), 10.0 * shot.collision.thickness);
   }
-  for (size_t c = 0; c < scene.cloths.size(); ++c)
+  // Remeshing keeps the cloths free of intersections (collision/sweep_guard.h): each cloth's flips and collapses are
+  // checked against the obstacles, the other cloths as they are then, and (with self-collision) itself.
+  std::vector<TriangleSet> surfaces;
+  TriangleSet obstacleSurface;
+  if (shot.collision.enabled) {
+    ScopedPhase timer(report, Phase::Remesh);
+    obstacleSurface = obstacleTriangles(scene.obstaclePoses.at(scene.obstacles, scene.time));
+    if (shot.collision.selfCollision)
+      for (const Cloth& cloth : scene.cloths)
+        surfaces.push_back(TriangleSet::of(cloth.mesh));
+  }
+  for (size_t c = 0; c < scene.cloths.size(); ++c) {
+    std::optional<SweepGuard> guard;
+    if (shot.collision.enabled && scene.cloths[c].spec.remeshing) {
+      std::vector<const TriangleSet*> fixed{&obstacleSurface};
+      for (size_t k = 0; k < surfaces.size(); ++k)
+        if (k != c) fixed.push_back(&surfaces[k]);
+      guard.emplace(std::move(fixed), shot.collision.selfCollision);
+    }
     adaptCloth(scene.cloths[c], *obstacles, report, report.cloths[c], camera, scene.time, shot.frameTime(),
-               occluders);
+               occluders, guard ? &*guard : nullptr);
+    if (!surfaces.empty() && scene.cloths[c].spec.remeshing) {
+      ScopedPhase timer(report, Phase::Remesh);
+      surfaces[c] = TriangleSet::of(scene.cloths[c].mesh);
+    }
+  }
 }
 
 // One frame of simulated time: the physics steps, then sizing and remeshing once per frame.
@@ -225,6 +266,9 @@ Json clothStats(const Cloth& cloth, const ClothCounters& counters, double maxPen
   j["kinetic_energy"] = kineticEnergy(cloth.mesh);
   j["potential_energy"] = potentialEnergy(cloth.mesh, gravity);
   j["elastic_energy"] = elasticEnergy(cloth.mesh, cloth.dynamics);
+  const EdgeStretch stretch = edgeStretch(cloth.mesh, cloth.dynamics);
+  j["stretch_p99"] = stretch.p99;
+  j["stretch_max"] = stretch.max;
   j["solver_iterations"] = counters.solverIterations;
   j["solver_residual"] = counters.solverResidual;
   if (const auto& view = counters.view) {
@@ -235,6 +279,7 @@ Json clothStats(const Cloth& cloth, const ClothCounters& counters, double maxPen
   j["splits"] = counters.splits;
   j["flips"] = counters.flips;
   j["collapses"] = counters.collapses;
+  j["refused_ops"] = counters.refusedOps;
   return j;
 }
 
@@ -280,7 +325,7 @@ void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport&
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
       Cloth& cloth = scene.cloths[c];
       start.push_back(positionsOf(cloth.mesh));
-      const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, cloth.spec.strainLimit,
+      const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material,
                                           settings, shot.stepTime());
       report.cloths[c].solverIterations += solve.iterations;
       report.cloths[c].solverResidual = std::max(report.cloths[c].solverResidual, solve.residual);
@@ -290,7 +335,7 @@ void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport&
                               "steps_per_frame or a softer material)");
     }
   }
-  if (!shot.collision.enabled) return;
+  if (!shot.collision.enabled && !anyStrainLimit(scene)) return;
   ScopedPhase timer(report, Phase::Collision);
   const double t0 = scene.time + step * shot.stepTime();
   collideStep(shot, scene, start, t0, t0 + shot.stepTime(), report);

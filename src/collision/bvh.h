@@ -53,6 +53,12 @@ class Bvh {
     if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, true, visit);
   }
 
+  // Every primitive whose box overlaps `box`, in tree order.
+  template <class Visit>
+  void query(const Aabb& box, Visit&& visit) const {
+    if (!nodes_.empty()) queryRecurse(0, box, visit);
+  }
+
   // Visits primitives whose boxes lie within sqrt(bound()) of p, nearer subtrees first; `visit` returns the new
   // squared bound (the best distance found so far), which prunes the rest.
   void nearest(const Vec3& p, double squaredBound, const std::function<double(int)>& visit) const;
@@ -66,6 +72,17 @@ class Bvh {
   int buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes, int begin,
                  int end);
   bool isMarked(int n) const { return size_t(n) < marked_.size() && marked_[n]; }
+  template <class Visit>
+  void queryRecurse(int n, const Aabb& box, Visit& visit) const {
+    const Node& node = nodes_[n];
+    if (!node.box.overlaps(box)) return;
+    if (node.left < 0) {
+      visit(node.primitive);
+      return;
+    }
+    queryRecurse(node.left, box, visit);
+    queryRecurse(node.right, box, visit);
+  }
   template <class Visit>
   void selfRecurse(int n, bool markedOnly, Visit& visit) const {
     const Node& node = nodes_[n];

@@ -107,11 +107,12 @@ ContactGeometry edgeEdgeAt(const MovingPoints& m, double t) {
   return g;
 }
 
-// A pair that is separating (or keeping its distance) along the contact normal is not a collision, even if close.
-bool approaching(const MovingPoints& m, const ContactGeometry& g) {
+// How far (m) the pair approaches along the contact normal over the step: a pair that is separating (or keeping its
+// distance) is not a collision, even if close.
+double approach(const MovingPoints& m, const ContactGeometry& g) {
   Vec3 motion = Vec3::Zero();
   for (int i = 0; i < 4; ++i) motion += g.weights[i] * (m.x1[i] - m.x0[i]);
-  return g.normal.dot(motion) < 0;
+  return -g.normal.dot(motion);
 }
 
 // |det(e0, e1, e2)| = |e0 x e1| times the distance between the face plane (or the two lines) and the fourth point,
@@ -122,13 +123,19 @@ bool mayBeWithin(const std::array<Vec3, 3>& e, const std::array<Vec3, 3>& d, dou
   return std::abs(n.dot(c)) <= n.norm() * tol * (1 + 1e-9) + 1e-300;
 }
 
+// A pair that starts the step within the tolerance collides only when it approaches by more than a hundredth of the
+// tolerance over the step: a zone moving rigidly (impact_zones.h) keeps its distances, but a turn interpolated
+// linearly moves a close pair "inwards" by a second-order amount, and such a pair could never be resolved.
 template <class At>
 std::optional<ContactGeometry> earliest(const MovingPoints& m, const std::array<Vec3, 3>& e,
                                         const std::array<Vec3, 3>& d, double tol, At f) {
+  double needed = 0;  // approach over the step (m) that makes a contact a collision
   for (double t : candidateTimes(e, d)) {
     if (!mayBeWithin(e, d, t, tol)) continue;
     ContactGeometry g = f(m, t);
-    if (g.distance <= tol && approaching(m, g)) return g;
+    if (g.distance > tol) continue;
+    if (t == 0) needed = 0.01 * tol;
+    if (approach(m, g) > needed) return g;
   }
   return std::nullopt;
 }

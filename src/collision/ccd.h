@@ -3,9 +3,10 @@
 // Positions are given at the start (x0) and end (x1) of the step; t in [0, 1] is the fraction of the step.
 //
 // A contact is reported at the earliest time at which the primitives come within `tolerance` (m) of each other
-// while approaching (moving towards each other along the contact normal; separating pairs are not collisions).
+// while approaching (moving towards each other along the contact normal; separating pairs are not collisions). A pair
+// already within the tolerance at the start must approach by more than a hundredth of the tolerance over the step.
 // Candidate times are the roots of the coplanarity cubic plus its critical points and the step's ends, so that
-// grazing contacts (a double root the sign test cannot see) and contacts already present at t = 0 are found too.
+// grazing contacts (a double root the sign test cannot see) and pairs that start close and approach are found too.
 // When the motion keeps the four points coplanar for the whole step (the cubic vanishes), the step is sampled at
 // five times (in-plane contact between such samples is left to the proximity pass).
 #include <array>

@@ -32,7 +32,11 @@ bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactG
   const double dvt = std::min(vtNorm, mu * (dvn + push / s.dt));
   const Vec3 tangentDir = vtNorm > 0 ? Vec3(-vt / vtNorm) : Vec3::Zero();
   for (int i = 0; i < 4; ++i) {
-    const double share = g.weights[i] * s.invMass[nodes[i]] / denom;
+    // A node may move at most as far as the contact point has to: when the only movable node of a pair carries a
+    // small weight (a free corner far from the contact, the others held or on an obstacle), the exact projection
+    // would move it push / weight, metres for a millimetre. Capped, the pair is left partly unresolved for the
+    // next passes and, last, the impact zones.
+    const double share = std::clamp(g.weights[i] * s.invMass[nodes[i]] / denom, -1.0, 1.0);
     if (share == 0) continue;
     s.x1[nodes[i]] += share * push * g.normal;
     s.v[nodes[i]] += share * (dvn * g.normal + dvt * tangentDir);

@@ -13,7 +13,8 @@ namespace adacloth {
 
 // Moves the pair `nodes` apart along g.normal until its separation there is `target` (m), makes it stop approaching
 // (inelastic) and applies Coulomb friction `mu` to its tangential relative velocity. Returns false when nothing
-// moved (both sides immovable, or already far enough and separating).
+// moved (both sides immovable, or already far enough and separating). No node moves farther than the push (a pair
+// whose only movable node has a small weight is then left partly apart).
 bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu);
 
 // The Coulomb coefficient of a pair: obstacle friction when a node belongs to an obstacle, else self friction.

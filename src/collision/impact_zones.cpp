@@ -2,26 +2,90 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <limits>
+
+#include "collision/geometry.h"
 
 namespace adacloth {
+namespace {
+
+// Obstacle faces with a corner among `obstacleMembers` (sorted).
+std::vector<int> facesTouching(const CollisionMesh& w, const std::vector<int>& obstacleMembers) {
+  std::vector<int> faces;
+  for (const CollisionMesh::Body& body : w.bodies) {
+    if (body.cloth >= 0) continue;
+    for (int f = body.firstFace; f < body.firstFace + body.faceCount; ++f)
+      for (int corner : w.faces[f])
+        if (std::binary_search(obstacleMembers.begin(), obstacleMembers.end(), corner)) {
+          faces.push_back(f);
+          break;
+        }
+  }
+  return faces;
+}
+
+Vec3 unitNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 n = (b - a).cross(c - a);
+  const double len = n.norm();
+  return len > 0 ? Vec3(n / len) : Vec3::Zero();
+}
+
+// Node n keeps its offset from face f's closest point at the start of the step: the point is carried by the face's
+// motion (the same barycentric combination of its corners at the end), the offset turned as the face's normal turns.
+void rideFace(const CollisionMesh& w, CollisionState& s, int n, int f) {
+  const Tri& t = w.faces[f];
+  const TriangleClosest c = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]);
+  const Vec3 n0 = unitNormal(s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]), n1 = unitNormal(s.x1[t[0]], s.x1[t[1]], s.x1[t[2]]);
+  const Mat3 turn = n0.isZero() || n1.isZero() ? Mat3::Identity()
+                                               : Mat3(Eigen::Quaterniond::FromTwoVectors(n0, n1).toRotationMatrix());
+  const Vec3 carried = c.bary[0] * s.x1[t[0]] + c.bary[1] * s.x1[t[1]] + c.bary[2] * s.x1[t[2]];
+  s.x1[n] = carried + turn * (s.x0[n] - c.point);
+  s.v[n] = (s.x1[n] - s.x0[n]) / s.dt;
+}
+
+// Free members of a zone with anchors (infinite mass). With obstacle faces among the anchors, each free member rides
+// the nearest of them, so the zone follows the obstacle's local motion, turning and bending parts included (where a
+// mean displacement lets a turning hand sweep through the cloth it holds). Otherwise (only handles, or obstacle
+// nodes without faces) the free members take the mean displacement of the obstacle members, else of the handles.
+void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<int>& anchors,
+                   const std::vector<int>& free) {
+  std::vector<int> obstacle;
+  for (int n : anchors)
+    if (w.nodeCloth[n] < 0) obstacle.push_back(n);
+  std::sort(obstacle.begin(), obstacle.end());
+  const std::vector<int> faces = facesTouching(w, obstacle);
+  if (!faces.empty()) {
+    for (int n : free) {
+      int nearest = faces[0];
+      double best = std::numeric_limits<double>::infinity();
+      for (int f : faces) {
+        const Tri& t = w.faces[f];
+        const double d = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]).distance;
+        if (d < best) best = d, nearest = f;
+      }
+      rideFace(w, s, n, nearest);
+    }
+    return;
+  }
+  // A zone caught between a handle and a moving obstacle must go with the obstacle: obstacle members lead.
+  const std::vector<int>& lead = obstacle.empty() ? anchors : obstacle;
+  Vec3 d = Vec3::Zero();
+  for (int n : lead) d += s.x1[n] - s.x0[n];
+  d /= double(lead.size());
+  for (int n : free) {
+    s.x1[n] = s.x0[n] + d;
+    s.v[n] = d / s.dt;
+  }
+}
+
+}  // namespace
 
 void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members) {
   std::vector<int> anchors, free;
   for (int n : members) (s.invMass[n] == 0 ? anchors : free).push_back(n);
   if (free.empty()) return;
   if (!anchors.empty()) {
-    // Obstacle members lead (a zone caught between a handle and a moving obstacle must go with the obstacle).
-    std::vector<int> obstacle;
-    for (int n : anchors)
-      if (w.nodeCloth[n] < 0) obstacle.push_back(n);
-    const std::vector<int>& lead = obstacle.empty() ? anchors : obstacle;
-    Vec3 d = Vec3::Zero();
-    for (int n : lead) d += s.x1[n] - s.x0[n];
-    d /= double(lead.size());
-    for (int n : free) {
-      s.x1[n] = s.x0[n] + d;
-      s.v[n] = d / s.dt;
-    }
+    followAnchors(w, s, anchors, free);
     return;
   }
   double mass = 0;

@@ -23,9 +23,11 @@ struct Zones {
 };
 
 // Moves the zone `members` over the step. A zone touching an obstacle or a handle (a member of infinite mass) follows
-// it: its free members take the mean displacement of the obstacle members, or of the handle members when it touches
-// no obstacle. A free zone moves rigidly with its linear and angular momentum, which keeps distances inside it and so
-// creates no collision. Positions x1 and velocities v of the free members change; nothing else.
+// it: each free member rides the nearest obstacle face with a corner in the zone (keeping its offset from the face,
+// turned with it), or, without such faces, takes the mean displacement of the obstacle members, or of the handle
+// members when it touches no obstacle. A free zone moves rigidly with its linear and angular momentum, which keeps
+// distances inside it and so creates no collision. Positions x1 and velocities v of the free members change; nothing
+// else.
 void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members);
 
 // Step 4: zones from `hits` (the collisions left after the CCD passes), moved, then re-detected with `detector`,

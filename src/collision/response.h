@@ -1,24 +1,32 @@
 #pragma once
-// Collision response for one time step (docs/design.md §6): runs after the dynamics step, takes the cloth nodes'
-// positions at the start of the step (x0) and at its end (Node::x), velocities Node::v and masses Node::mass, and the
-// obstacles at the start and end of the step; fixes positions and velocities so that no cloth node passes through an
-// obstacle or another piece of cloth during the step.
+// The contact and constraint pass of one time step (docs/design.md §6): runs after the dynamics step, takes the cloth
+// nodes' positions at the start of the step (x0) and at its end (Node::x), velocities Node::v and masses Node::mass,
+// and the obstacles at the start and end of the step; fixes positions and velocities so that no cloth node passes
+// through an obstacle or another piece of cloth during the step, and edges keep their strain limits.
 //
-// 1. 1. Ground planes: nodes closer than `thickness` are lifted (a half-space cannot be crossed by an edge or face
+// Every correction follows one rule: it moves positions and removes only the relative velocity that keeps violating
+// its constraint (inelastic), with Coulomb friction on the tangential part of a contact; none adds speed.
+//
+// 1. Ground planes: nodes closer than `thickness` are lifted (a half-space cannot be crossed by an edge or face
 //    without a node crossing it, so nodes suffice).
-// 2. 2. Proximity: vertex-face and edge-edge pairs closer than `thickness` at the end of the step are pushed apart to
+// 2. Strain limiting (dynamics/strain_limit.h), before the contacts, so that contacts have the last word: a limit
+//    that fights an obstacle yields (when they cannot both hold, the cloth must not pass through the obstacle). Run
+//    between the CCD passes instead, it kept pulling nodes back into the body they were pushed out of, and the passes
+//    never came out clean.
+// 3. Proximity: vertex-face and edge-edge pairs closer than `thickness` at the end of the step are pushed apart to
 //    `thickness` (the push goes to the lighter side by inverse mass), their approaching normal velocity removed
 //    (inelastic) and their tangential velocity reduced by Coulomb friction.
-// 3. 3. Continuous collision detection, iterated until clean: every pair that touches while approaching during the
-//    step is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
-// 4. 4. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
-//    group moves rigidly (or with the obstacle or handle it touches); groups merge until no collision is left. Pinned
-//    (handle) nodes and obstacles have infinite mass: they are never moved.
+// 4. Continuous collision detection, iterated until clean: every pair that touches while approaching during the step
+//    is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
+// 5. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
+//    group moves rigidly (or rides the obstacle or follows the handle it touches); groups merge until no collision is
+//    left. Pinned (handle) nodes and obstacles have infinite mass: they are never moved.
 #include <memory>
 #include <vector>
 
 #include "collision/obstacle.h"
 #include "collision/params.h"
+#include "dynamics/strain_limit.h"
 #include "mesh/mesh.h"
 
 namespace adacloth {
@@ -28,6 +36,7 @@ struct ClothStep {
   Mesh* mesh = nullptr;          // Node::x, Node::v at the end of the step (in and out), Node::mass
   std::vector<Vec3> x0;          // node positions at the start of the step (m)
   std::vector<char> pinned;      // 1 = held by a handle (infinite mass); empty = none held
+  StrainLimits strainLimits;     // node indices of `mesh`; empty = none
 };
 
 struct CollisionStepStats {
@@ -40,6 +49,8 @@ struct CollisionStepStats {
   long ccdTests = 0;          // primitive pairs given to the CCD test, over all passes (pairs unchanged since the
                               // previous pass keep their answer and are not counted again)
   bool meshRebuilt = false;   // the collision mesh was rebuilt (first step, or a cloth's or obstacle's faces changed)
+  int limitPasses = 0;        // strain-limiter passes run (over all cloths)
+  double limitMs = 0;         // wall time of the strain limiter (ms)
 };
 
 // What the collision phase keeps between steps: the collision mesh (every cloth and obstacle flattened into one
@@ -55,8 +66,9 @@ class CollisionCache {
   std::unique_ptr<Impl> impl;
 };
 
-// The collision phase of one step of length dt (s). `start` and `end` are the obstacles' poses at the start and
-// end of the step (same order and obstacles). Throws nothing on unresolved collisions: they are counted.
+// The contact and constraint pass of one step of length dt (s). `start` and `end` are the obstacles' poses at the
+// start and end of the step (same order and obstacles). With params.enabled false only the strain limiter runs.
+// Throws nothing on unresolved collisions: they are counted.
 CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
                                      const std::vector<ObstaclePose>& end, const CollisionParams& params, double dt,
                                      CollisionCache& cache);

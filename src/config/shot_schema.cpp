@@ -92,13 +92,16 @@ Field materialSchema() {
 Field strainLimitSchema() {
   const Defaults& d = defaults();
   return object("strain_limit", {
-      number("min", "Smallest allowed edge length / rest length.").inUnit("1").atLeast(0, true).atMost(1)
-          .defaults(d.strainLimit.min),
-      number("max", "Largest allowed edge length / rest length.").inUnit("1").atLeast(1).defaults(d.strainLimit.max),
-      integer("iterations", "Passes over all edges per step; more passes enforce the limits more exactly.")
+      number("min", "Smallest allowed stretch: edge length / rest length, and each face's smaller principal "
+                    "stretch.").inUnit("1").atLeast(0, true).atMost(1).defaults(d.strainLimit.min),
+      number("max", "Largest allowed stretch: edge length / rest length, and each face's larger principal stretch.")
+          .inUnit("1").atLeast(1).defaults(d.strainLimit.max),
+      integer("iterations", "Gauss-Seidel passes over the edges and faces per step (fewer when the limits hold "
+                            "earlier); when they run out, one more pass pulls outward from the handles.")
           .atLeast(1).defaults(d.strainLimit.iterations),
-  }, "Strain limiting after each step: over- or under-stretched edges are pulled back within [min, max]. Absent: "
-     "no limiting.").isOptional();
+  }, "Strain limiting in each step's contact pass, before the contacts: over- or under-stretched edges and faces "
+     "are pulled back within [min, max], and the speed that would stretch an edge further is removed (nothing is "
+     "added). Absent: no limiting.").isOptional();
 }
 
 Field remeshingObjectSchema() {
@@ -260,8 +263,10 @@ Field buildShotSchema() {
                   "swings in slow motion), for previews only. \"cg\": Eigen's diagonally preconditioned conjugate "
                   "gradient to `cg_tolerance`; slow, kept for comparison. docs/materials.md says which to use when.")
           .defaults(solverName(d.dynamics.solver)),
-      number("solver_tolerance", "Relative residual |b - A dv| / |b| at which the pcg solve of a step stops. "
-                                 "The default keeps the motion within millimetres of the exact solve "
+      number("solver_tolerance", "Relative residual |b - A dv| / |b| at which the pcg solve of a step stops, "
+                                 "both measured in the norm of the per-node blocks (sqrt(sum y_i . W_i^-1 y_i): "
+                                 "the velocity error, weighted by node mass, so that no light node's error can "
+                                 "hide). The default keeps the motion within millimetres of the exact solve "
                                  "(docs/benchmarks.md).").inUnit("1").atLeast(0, true)
           .defaults(d.dynamics.pcg.tolerance),
       integer("solver_max_iterations", "Iteration cap per step of the pcg solve (stats.jsonl reports the residual "

@@ -151,8 +151,9 @@ double relativeResidual(const ImplicitSystem& sys, const DynamicsState& state, c
       if (sys.fixed[j]) b += term;
       else Ax -= term;
     }
-    r2 += (Ax - b).squaredNorm();
-    b2 += b.squaredNorm();
+    const Vec3 r = b - Ax;
+    r2 += r.dot(sys.Winv[i] * r);
+    b2 += b.dot(sys.Winv[i] * b);
   }
   return b2 > 0 ? std::sqrt(r2 / b2) : std::sqrt(r2);
 }

@@ -43,7 +43,9 @@ std::vector<Vec3> solveKangCho(const ImplicitSystem& sys, const DynamicsState& s
 std::vector<Vec3> solveConjugateGradient(const ImplicitSystem& sys, const DynamicsState& state, double tolerance,
                                          int* iterationsUsed = nullptr, double* relativeResidual = nullptr);
 
-// |A dv - b| / |b| over the free nodes, computed directly from the blocks (to check a solution independently).
+// |b - A dv|_W / |b|_W over the free nodes, computed directly from the blocks (to check a solution independently), in
+// the norm of the per-node blocks |y|_W = sqrt(sum_i y_i . W_i^-1 y_i) (velocity units weighted by mass; see
+// dynamics/block_pcg.cpp for why not the plain norm).
 double relativeResidual(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& dv);
 
 }  // namespace adacloth

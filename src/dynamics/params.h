@@ -60,7 +60,8 @@ struct PcgSettings {
     BlockJacobi,  // Kang and Cho's per-node blocks W_i^-1
     Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h)
   };
-  double tolerance = 1e-3;  // stop when |b - A dv| <= tolerance |b| over the free nodes (1)
+  double tolerance = 1e-3;  // stop when |b - A dv|_W <= tolerance |b|_W over the free nodes (1), in the norm of the
+                            // per-node blocks |y|_W = sqrt(sum_i y_i . W_i^-1 y_i) (implicit_system.h)
   int maxIterations = 1000; // stop here whatever the residual
   Preconditioner preconditioner = Preconditioner::Auto;
   int multigridMinNodes = 30000;  // Auto: free nodes from which the multigrid pays for its set-up

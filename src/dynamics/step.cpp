@@ -8,7 +8,6 @@
 #include "dynamics/forces.h"
 #include "dynamics/implicit_system.h"
 #include "dynamics/multigrid.h"
-#include "dynamics/strain_limit.h"
 #include "dynamics/warm_start.h"
 
 namespace adacloth {
@@ -80,8 +79,8 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
 
 }  // namespace
 
-SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material,
-                      const StrainLimitParams& strainLimit, const StepSettings& settings, double h) {
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
+                      double h) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -91,7 +90,6 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& ma
   ImplicitSystem& sys = sysStore;
   std::vector<Vec3>& external = externalStore;
   sys.fixed = pinnedMask(state.handles, mesh.nodes.size());
-  const std::vector<char>& held = sys.fixed;
   // A held node gets the velocity that puts it on its target at the end of the step.
   sys.fixedDv.assign(n, Vec3::Zero());
   // For a bound node the target moves with the obstacle, so its velocity is the surface point's mean velocity over
@@ -114,7 +112,6 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& ma
     mesh.nodes[i].v += dv[i];
     mesh.nodes[i].x += h * mesh.nodes[i].v;
   }
-  if (strainLimit.enabled) limitStrain(mesh, state, strainLimit, held, h);
   state.time = tNext;
   return report;
 }

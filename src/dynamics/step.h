@@ -1,7 +1,8 @@
 #pragma once
 // One implicit time step of a cloth (docs/design.md §5): external forces, the linearized backward-Euler system (solved
 // by block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
-// update), handles, strain limiting; and the blow-up guard.
+// update), handles; and the blow-up guard. Strain limiting is a constraint of the contact pass that follows the step
+// (dynamics/strain_limit.h, collision/response.h).
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +16,8 @@ namespace adacloth {
 // Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
 // end of the step. Returns the iterations (sweeps for kang_cho, 0 for direct) and the relative residual of the
 // linear solve.
-SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material,
-                      const StrainLimitParams& strainLimit, const StepSettings& settings, double h);
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
+                      double h);
 
 // The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
 // with the reason, or nothing when the state is sound.

@@ -1,46 +1,195 @@
 #include "dynamics/strain_limit.h"
 
 #include <algorithm>
+#include <climits>
+
+#include "dynamics/handles.h"
 
 namespace adacloth {
 namespace {
 
-// Correction moving node a of pair p (node b moves by the opposite times its own share), split by inverse mass.
-Vec3 pairCorrection(const Mesh& mesh, const SpringPair& p, const StrainLimitParams& limit,
-                    const std::vector<char>& held, double& shareA, double& shareB) {
-  Vec3 d = mesh.nodes[p.b].x - mesh.nodes[p.a].x;
-  double len = d.norm();
-  shareA = shareB = 0;
-  if (!p.isEdge || p.restLength <= 0 || len <= 1e-12) return Vec3::Zero();
-  double target = std::clamp(len, limit.min * p.restLength, limit.max * p.restLength);
-  if (target == len) return Vec3::Zero();
-  double wa = held[p.a] || mesh.nodes[p.a].mass <= 0 ? 0.0 : 1.0 / mesh.nodes[p.a].mass;
-  double wb = held[p.b] || mesh.nodes[p.b].mass <= 0 ? 0.0 : 1.0 / mesh.nodes[p.b].mass;
-  if (wa + wb <= 0) return Vec3::Zero();
-  shareA = wa / (wa + wb);
-  shareB = wb / (wa + wb);
-  return (len - target) / len * d;  // moving a by +this and b by -this restores the target length
+// Edges between nodes (hops) from each node to the nearest held node; -1 where none is reachable.
+std::vector<int> hopsFromHeld(const DynamicsState& state, const std::vector<char>& held, size_t nodeCount) {
+  std::vector<int> hops(nodeCount, -1), queue;
+  for (size_t i = 0; i < nodeCount && i < held.size(); ++i)
+    if (held[i]) hops[i] = 0, queue.push_back(int(i));
+  for (size_t k = 0; k < queue.size(); ++k) {
+    const int i = queue[k];
+    for (int e = state.incidenceStart[i]; e < state.incidenceStart[i + 1]; ++e) {
+      const int j = state.incidenceOther[e];
+      if (hops[j] < 0 && state.pairs[state.incidencePair[e]].isEdge) hops[j] = hops[i] + 1, queue.push_back(j);
+    }
+  }
+  return hops;
+}
+
+std::vector<LengthLimit> edgeLengthLimits(const DynamicsState& state, const StrainLimitParams& limit,
+                                          const std::vector<char>& held) {
+  std::vector<LengthLimit> out;
+  for (const SpringPair& p : state.pairs)
+    if (p.isEdge && p.restLength > 0) out.push_back({p.a, p.b, limit.min * p.restLength, limit.max * p.restLength});
+  if (std::find(held.begin(), held.end(), 1) == held.end()) return out;
+  // Outward from the held nodes: a forward pass then carries a held node's pull across the sheet.
+  const std::vector<int> hops = hopsFromHeld(state, held, state.incidenceStart.size() - 1);
+  for (LengthLimit& l : out) {
+    const int a = hops[l.a], b = hops[l.b];
+    if (a >= 0 && (b < 0 || a < b)) l.leader = 1;
+    if (b >= 0 && (a < 0 || b < a)) l.leader = 2;
+  }
+  auto level = [&](const LengthLimit& l) {
+    const int a = hops[l.a], b = hops[l.b];
+    return a < 0 ? (b < 0 ? INT_MAX : b) : (b < 0 ? a : std::min(a, b));
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const LengthLimit& x, const LengthLimit& y) { return level(x) < level(y); });
+  return out;
+}
+
+std::vector<FaceLimit> faceLimits(const Mesh& mesh) {
+  std::vector<FaceLimit> out;
+  for (size_t f = 0; f < mesh.faces.size(); ++f) {
+    const Tri& v = mesh.faces[f].verts;
+    const Vec2 &u0 = mesh.verts[v[0]].u, &u1 = mesh.verts[v[1]].u, &u2 = mesh.verts[v[2]].u;
+    Mat2 dm;
+    dm << u1 - u0, u2 - u0;
+    if (!(std::abs(dm.determinant()) > 1e-14)) continue;  // degenerate in material space: nothing to limit
+    FaceLimit l;
+    for (int k = 0; k < 3; ++k) l.nodes[k] = mesh.verts[v[k]].node;
+    l.materialEdges = dm;
+    l.materialInverse = dm.inverse();
+    out.push_back(l);
+  }
+  return out;
+}
+
+// Moves the ends of `e` back within its limits, by the given shares of the correction; removes the relative speed
+// along it that would take it further past the limit. Returns false when the edge was off by more than `slack`.
+bool correctEdge(std::vector<Vec3>& x, std::vector<Vec3>& v, const LengthLimit& e, double shareA, double shareB,
+                 double slack) {
+  const Vec3 d = x[e.b] - x[e.a];
+  const double len = d.norm();
+  if (len <= 1e-12) return true;
+  const double target = std::clamp(len, e.minLength, e.maxLength);
+  if (target == len) return true;
+  const Vec3 n = d / len;
+  x[e.a] += shareA * (len - target) * n;
+  x[e.b] -= shareB * (len - target) * n;
+  const double rate = n.dot(v[e.b] - v[e.a]);
+  if ((len > target && rate > 0) || (len < target && rate < 0)) {
+    v[e.a] += shareA * rate * n;
+    v[e.b] -= shareB * rate * n;
+  }
+  return std::abs(len - target) <= slack * target;
+}
+
+bool edgePass(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
+              const std::vector<LengthLimit>& edges, bool forward, double slack) {
+  bool within = true;
+  const int count = int(edges.size());
+  for (int k = 0; k < count; ++k) {
+    const LengthLimit& e = edges[forward ? k : count - 1 - k];
+    const double wa = invMass[e.a], wb = invMass[e.b];
+    if (wa + wb > 0) within = correctEdge(x, v, e, wa / (wa + wb), wb / (wa + wb), slack) && within;
+  }
+  return within;
+}
+
+// Brings a face's principal stretches into [lo, hi]: its deformation gradient F = U S V^T (3x2) becomes U S' V^T
+// with S clamped, placed about the centroid of its movable corners' positions (of all, when none is held), so the
+// face keeps its place and turn. Positions only. Returns false when a stretch was off by more than `slack`.
+bool correctFace(std::vector<Vec3>& x, const std::vector<double>& invMass, const FaceLimit& f, double lo, double hi,
+                 double slack) {
+  const Vec3 &x0 = x[f.nodes[0]], &x1 = x[f.nodes[1]], &x2 = x[f.nodes[2]];
+  Mat32 ds;
+  ds << x1 - x0, x2 - x0;
+  const Mat32 F = ds * f.materialInverse;
+  Eigen::SelfAdjointEigenSolver<Mat2> eig;
+  eig.computeDirect(F.transpose() * F);
+  const Vec2 sigma = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  if (!(sigma.minCoeff() > 1e-6)) return true;  // crushed flat: the edges' lower limits act instead
+  const Vec2 clamped = sigma.cwiseMax(lo).cwiseMin(hi);
+  if (clamped == sigma) return true;
+  const Mat2& V = eig.eigenvectors();
+  // F V = U S, so F' = F V S^-1 S' V^T.
+  const Mat32 target = F * V * (clamped.array() / sigma.array()).matrix().asDiagonal() * V.transpose();
+  // Corner k's offset from corner 0 in material space is column k - 1 of the edge matrix: corner 0 at 0.
+  const Vec2 u[3] = {Vec2::Zero(), f.materialEdges.col(0), f.materialEdges.col(1)};
+  bool anyHeld = false;
+  for (int k = 0; k < 3; ++k) anyHeld = anyHeld || invMass[f.nodes[k]] == 0;
+  // The shape is placed about the held corners (they cannot move) or, with none held, the centroid.
+  Vec3 xc = Vec3::Zero();
+  Vec2 uc = Vec2::Zero();
+  int count = 0;
+  for (int k = 0; k < 3; ++k)
+    if (!anyHeld || invMass[f.nodes[k]] == 0) xc += x[f.nodes[k]], uc += u[k], ++count;
+  xc /= count;
+  uc /= count;
+  for (int k = 0; k < 3; ++k)
+    if (invMass[f.nodes[k]] > 0) x[f.nodes[k]] = xc + target * (u[k] - uc);
+  return ((clamped - sigma).array().abs() <= slack * clamped.array()).all();
+}
+
+bool facePass(std::vector<Vec3>& x, const std::vector<double>& invMass, const StrainLimits& limits, double slack) {
+  bool within = true;
+  for (const FaceLimit& f : limits.faces) within = correctFace(x, invMass, f, limits.min, limits.max, slack) && within;
+  return within;
+}
+
+// The last pass: outward from the held nodes, each edge's end nearer to them stays put.
+void shockPass(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
+               const std::vector<LengthLimit>& edges, double slack) {
+  for (const LengthLimit& e : edges) {
+    double wa = invMass[e.a], wb = invMass[e.b];
+    if (e.leader == 1) wa = 0;
+    if (e.leader == 2) wb = 0;
+    if (wa + wb > 0) correctEdge(x, v, e, wa / (wa + wb), wb / (wa + wb), slack);
+  }
 }
 
 }  // namespace
 
-void limitStrain(Mesh& mesh, const DynamicsState& state, const StrainLimitParams& limit, const std::vector<char>& held,
-                 double h) {
-  // Gauss-Seidel in pair order: each correction sees the ones before it, so a limit propagates across the whole
-  // sheet in a few passes (a Jacobi version needs about as many passes as the sheet is edges wide). Serial, hence
-  // the same result at any thread count.
-  const int np = int(state.pairs.size());
-  for (int pass = 0; pass < limit.iterations; ++pass)
-    for (int p = 0; p < np; ++p) {
-      const SpringPair& pair = state.pairs[p];
-      double shareA, shareB;
-      Vec3 c = pairCorrection(mesh, pair, limit, held, shareA, shareB);
-      if (shareA + shareB <= 0) continue;
-      mesh.nodes[pair.a].x += shareA * c;
-      mesh.nodes[pair.a].v += shareA * c / h;
-      mesh.nodes[pair.b].x -= shareB * c;
-      mesh.nodes[pair.b].v -= shareB * c / h;
-    }
+StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const StrainLimitParams& limit,
+                          const std::vector<char>& held) {
+  StrainLimits out;
+  if (!limit.enabled) return out;
+  out.edges = edgeLengthLimits(state, limit, held);
+  out.faces = faceLimits(mesh);
+  out.min = limit.min;
+  out.max = limit.max;
+  out.passes = limit.iterations;
+  return out;
+}
+
+int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
+                const StrainLimits& limits, double slack) {
+  int run = 0;
+  bool within = false;
+  while (run < limits.passes && !within) {
+    const bool forward = run % 2 == 0;
+    ++run;
+    within = edgePass(x, v, invMass, limits.edges, forward, slack);
+    within = facePass(x, invMass, limits, slack) && within;
+  }
+  if (within || run == 0) return run;
+  // Shock propagation (Guendelman et al. 2003); the faces follow the edges once more.
+  shockPass(x, v, invMass, limits.edges, slack);
+  facePass(x, invMass, limits, slack);
+  return run + 1;
+}
+
+EdgeStretch edgeStretch(const Mesh& mesh, const DynamicsState& state) {
+  const std::vector<char> held = pinnedMask(state.handles, mesh.nodes.size());
+  std::vector<double> ratio;
+  for (const SpringPair& p : state.pairs)
+    if (p.isEdge && p.restLength > 0 && !(held[p.a] && held[p.b]))
+      ratio.push_back((mesh.nodes[p.b].x - mesh.nodes[p.a].x).norm() / p.restLength);
+  EdgeStretch s;
+  if (ratio.empty()) return s;
+  const size_t k = std::min(ratio.size() - 1, size_t(0.99 * double(ratio.size())));
+  std::nth_element(ratio.begin(), ratio.begin() + long(k), ratio.end());
+  s.p99 = ratio[k];
+  s.max = *std::max_element(ratio.begin() + long(k), ratio.end());
+  return s;
 }
 
 double maxStretchRatio(const Mesh& mesh, const DynamicsState& state) {

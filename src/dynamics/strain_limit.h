@@ -1,17 +1,63 @@
 #pragma once
-// Strain limiting (docs/design.md §5): after a step, edges longer than max x rest length or shorter than min x rest
-// length are pulled back to the limit (Gauss-Seidel passes over the edges, split by inverse mass), and velocities take
-// the change (dv = dx / h) so the correction is not undone by the next step. Held nodes do not move.
+// Strain limiting (docs/design.md §5): a cloth's stretch is kept within [min, max] of its rest shape, on its edges
+// and on its faces' principal stretches (the singular values of each face's deformation gradient; edges alone leave
+// a face free to stretch in directions between them, which a new edge of the remesher then shows).
+//
+// It runs in the contact pass (collision/response.h), before the contact passes, and follows their velocity rule: a
+// correction moves positions (split by inverse mass; held and obstacle nodes do not move) and removes only the part
+// of an edge's relative velocity that keeps violating its limit (inelastic, like a contact), never adding speed.
+// Writing the whole correction into velocities (dv = dx / h, as before) pumped speed into nodes that a contact pushed
+// one way and the limiter pulled back.
 #include <vector>
 
 #include "dynamics/dynamics_state.h"
 
 namespace adacloth {
 
-void limitStrain(Mesh& mesh, const DynamicsState& state, const StrainLimitParams& limit, const std::vector<char>& held,
-                 double h);
+// The length limits (m) of one edge between nodes a and b.
+struct LengthLimit {
+  int a = -1, b = -1;
+  double minLength = 0, maxLength = 0;
+  int leader = 0;  // 1: a is nearer to the held nodes (in hops), 2: b is; 0: neither (see limitStrain)
+};
+
+// One face whose principal stretches are limited: its nodes and material edge matrix [u1 - u0, u2 - u0].
+struct FaceLimit {
+  int nodes[3] = {-1, -1, -1};
+  Mat2 materialEdges = Mat2::Identity();    // m
+  Mat2 materialInverse = Mat2::Identity();  // its inverse (1/m)
+};
+
+// A cloth's limits: every edge and every face, with the ratios they keep.
+struct StrainLimits {
+  std::vector<LengthLimit> edges;  // ordered outward from the held nodes (hops to the nearest, pair order among equals)
+  std::vector<FaceLimit> faces;
+  double min = 1, max = 1;         // stretch ratios (1)
+  int passes = 0;                  // Gauss-Seidel passes each time the limiter runs
+  bool empty() const { return edges.empty() && faces.empty(); }
+};
+
+// The limits of a cloth (none when `limit` is off); `held` has one flag per node.
+StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const StrainLimitParams& limit,
+                          const std::vector<char>& held);
+
+// Up to limits.passes Gauss-Seidel passes, each over the edges (forward and backward in turn: corrections travel
+// both ways along the order) then the faces, stopping early after a pass that found everything within its limits up
+// to `slack` (a ratio, e.g. 1e-3). Serial, hence the same result at any thread count. `invMass` 0 marks nodes that do
+// not move. When the passes run out with edges still off, one more pass outward from the held nodes moves only each
+// edge's far end (shock propagation), so that the pull of the held nodes reaches the whole sheet at once, where plain
+// passes need about as many as the sheet is edges across. Returns the passes run.
+int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
+                const StrainLimits& limits, double slack);
 
 // Largest edge length / rest length of the mesh (1 when it has no edges).
 double maxStretchRatio(const Mesh& mesh, const DynamicsState& state);
+
+// Edge length / rest length over the mesh's edges with a free end (between two held nodes the handles set the length,
+// not the limiter): the 99th percentile and the largest (both 1 without such edges).
+struct EdgeStretch {
+  double p99 = 1, max = 1;
+};
+EdgeStretch edgeStretch(const Mesh& mesh, const DynamicsState& state);
 
 }  // namespace adacloth

@@ -103,6 +103,20 @@ bool canCollapse(const RemeshState& s, int edge, int removed, const RemeshParams
   return linkConditionHolds(m, edge);
 }
 
+std::vector<std::array<Vec3, 4>> collapseSweep(const Mesh& m, int edge, int removed) {
+  const int target = otherNode(m.edges[edge], removed);
+  const Vec3 &from = m.nodes[removed].x, &to = m.nodes[target].x;
+  std::vector<std::array<Vec3, 4>> sweep;
+  for (int va : m.nodes[removed].verts)
+    for (int f : m.verts[va].faces) {
+      const Tri n = m.faceNodes(f);
+      if (n[0] == target || n[1] == target || n[2] == target) continue;  // dies with the edge
+      const int k = n[0] == removed ? 0 : n[1] == removed ? 1 : 2;
+      sweep.push_back({from, to, m.nodes[n[(k + 1) % 3]].x, m.nodes[n[(k + 2) % 3]].x});
+    }
+  return sweep;
+}
+
 void collapseEdge(RemeshState& s, int edge, int removed) {
   Mesh& m = s.mesh;
   const int target = otherNode(m.edges[edge], removed);
@@ -136,7 +150,7 @@ int collapsePass(RemeshState& s, const RemeshParams& params) {
     // list and position the check reads is as the batch started. The collapse changes the faces around the removed
     // node: locking its closed one-ring (which holds the other end) keeps that true for later operations.
     for (int removed : edge.nodes) {
-      if (!canCollapse(s, e, removed, params)) continue;
+      if (!canCollapse(s, e, removed, params) || !s.sweepAllowed(collapseSweep(s.mesh, e, removed))) continue;
       lockNodes(s, oneRing(s.mesh, removed));
       collapseEdge(s, e, removed);
       ++count;

@@ -13,6 +13,9 @@ namespace adacloth {
 // s^2 <= params.collapseMaxSizeSq, and the orientation of its world normal.
 bool canCollapse(const RemeshState& state, int edge, int removed, const RemeshParams& params);
 
+// The tetrahedra the collapse of `removed` into the other node of `edge` sweeps (see SweepCheck in remesh.h).
+std::vector<std::array<Vec3, 4>> collapseSweep(const Mesh& mesh, int edge, int removed);
+
 // Merges `removed` into the other node of `edge`: its faces use the other node's verts, the faces of the edge die.
 void collapseEdge(RemeshState& state, int edge, int removed);
 

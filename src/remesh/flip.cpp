@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sizing/tensor.h"
+
 namespace adacloth {
 namespace {
 
@@ -47,6 +49,8 @@ bool canFlip(const RemeshState& s, int edge, const RemeshParams& params) {
   double a0 = signedArea(uc, up, ud), a1 = signedArea(ud, uq, uc);
   double quad = m.faces[s0.face].materialArea + m.faces[s1.face].materialArea;
   if (!(a0 > 1e-9 * quad && a1 > 1e-9 * quad)) return false;
+  // The new diagonal must itself be valid: a flip never creates an edge that the sizing field would split.
+  if (edgeSizeSquared(uc - ud, s.sizing[s0.o], s.sizing[s1.o]) > 1.0) return false;
   const Vec3 &n0 = m.faces[s0.face].normal, &n1 = m.faces[s1.face].normal;
   if (n0.dot(n1) < std::cos(params.flipMaxDihedral)) return false;
   int p = m.verts[s0.p].node, q = m.verts[s0.q].node;
@@ -83,6 +87,8 @@ int flipPass(RemeshState& s, const RemeshParams& params) {
     bool free = true;
     for (int n : quad) free = free && !s.lockedNode[n];
     if (!free || !canFlip(s, e, params)) continue;
+    const auto& x = s.mesh.nodes;
+    if (!s.sweepAllowed({{x[quad[0]].x, x[quad[1]].x, x[quad[2]].x, x[quad[3]].x}})) continue;
     for (int n : quad) s.lockedNode[n] = 1;
     flipEdge(s, e);
     ++count;

@@ -10,9 +10,9 @@ namespace adacloth {
 // Returns +infinity for boundary and seam edges, which never flip.
 double flipMeasure(const RemeshState& state, int edge);
 
-// Whether the flip of an interior non-seam edge is allowed: the new diagonal is not already an edge, both new faces
-// have positive material area, the world dihedral angle is below params.flipMaxDihedral and the new faces are not
-// inverted in world space.
+// Whether the flip of an interior non-seam edge is allowed: the new diagonal is not already an edge and is valid for
+// the sizing field (s^2 <= 1), both new faces have positive material area, the world dihedral angle is below
+// params.flipMaxDihedral and the new faces are not inverted in world space.
 bool canFlip(const RemeshState& state, int edge, const RemeshParams& params);
 
 // Replaces the edge's two faces (p, q, c) and (q, p, d) by (c, p, d) and (d, q, c).

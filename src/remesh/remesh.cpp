@@ -36,9 +36,10 @@ std::vector<int> finalNodeMap(const RemeshState& s, size_t oldCount) {
 }  // namespace
 
 RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const RemeshParams& params,
-                    const std::vector<char>& protectedNodes) {
+                    const std::vector<char>& protectedNodes, const SweepCheck* sweepCheck) {
   const size_t oldNodes = mesh.nodes.size();
   RemeshState s = startState(mesh, vertexSizing, protectedNodes);
+  s.sweepCheck = sweepCheck;
   mesh.updateGeometry();
   RemeshResult r;
   // Flip first so that splits act on a Delaunay mesh; then refine until every edge is valid, with a flip batch after
@@ -59,6 +60,7 @@ RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const Rem
   r.flips += flipUntilDelaunay(s, params);
   r.nodeMap = finalNodeMap(s, oldNodes);
   r.batches = s.batches;
+  r.refused = s.refused;
   return r;
 }
 

@@ -2,6 +2,8 @@
 // Adaptive anisotropic remeshing in material space (Narain et al. 2012; docs/design.md §3): split edges that are too
 // long for the sizing field, flip to the anisotropic Delaunay triangulation, collapse edges whose removal leaves every
 // new edge valid. Runs once per frame, after the physics steps.
+#include <array>
+#include <functional>
 #include <vector>
 
 #include "mesh/mesh.h"
@@ -17,10 +19,23 @@ struct RemeshParams {
   int maxFlipPasses = 8;           // bound on flip batches after each split or collapse batch
 };
 
+// Asked before each flip and collapse, so that the caller can keep the surface free of intersections (the simulator
+// uses collision/sweep_guard.h). A flip or a collapse keeps every node where it is but changes the surface between
+// them; `allow` gets the tetrahedra that change sweeps (world positions: a flip of edge ab with opposite nodes c, d
+// sweeps abcd; a collapse of u into v sweeps u v w w' for every triangle u w w' of u's fan that survives) and refuses
+// by returning false. `beginBatch` comes first in every flip or collapse batch with the mesh as it then is and the
+// count of batches finished so far (the mesh changed when that count did). A split keeps the surface exactly (the new
+// node is the edge's midpoint), so it is never asked about.
+struct SweepCheck {
+  std::function<void(const Mesh& mesh, int batchesFinished)> beginBatch;
+  std::function<bool(const std::vector<std::array<Vec3, 4>>& sweep)> allow;
+};
+
 struct RemeshResult {
   std::vector<int> nodeMap;  // old node index -> new index, -1 when the node was removed (never for protected nodes)
   int splits = 0, flips = 0, collapses = 0;
   int batches = 0;           // independent-set batches applied (each ends with one adjacency rebuild)
+  int refused = 0;           // flips and collapses the SweepCheck refused
 };
 
 // Remeshes `mesh` to the per-vert sizing tensors `vertexSizing` (1/m^2, one per vert, see sizing/sizing_field.h).
@@ -28,7 +43,8 @@ struct RemeshResult {
 // On return the mesh is compact, adjacency and geometry are rebuilt, and validate() is clean if it was before.
 // Node masses are NOT recomputed (the caller knows the density): call computeMasses.
 // New nodes get the world position and velocity interpolated at their material position.
+// `sweepCheck` (null: none) is asked before every flip and collapse.
 RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const RemeshParams& params,
-                    const std::vector<char>& protectedNodes);
+                    const std::vector<char>& protectedNodes, const SweepCheck* sweepCheck = nullptr);
 
 }  // namespace adacloth

@@ -11,6 +11,13 @@ void RemeshState::beginBatch() {
   deadFace.assign(mesh.faces.size(), 0);
   lockedNode.assign(mesh.nodes.size(), 0);
   lockedFace.assign(mesh.faces.size(), 0);
+  if (sweepCheck && sweepCheck->beginBatch) sweepCheck->beginBatch(mesh, batches);
+}
+
+bool RemeshState::sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep) {
+  if (!sweepCheck || !sweepCheck->allow || sweepCheck->allow(sweep)) return true;
+  ++refused;
+  return false;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mesh/mesh.h"
+#include "remesh/remesh.h"
 
 namespace adacloth {
 
@@ -20,8 +21,12 @@ struct RemeshState {
   std::vector<char> deadFace;       // per face, within a batch
   std::vector<char> lockedNode, lockedFace;  // touched by an operation of the current batch
   int batches = 0;                  // finished batches (adjacency rebuilds)
+  const SweepCheck* sweepCheck = nullptr;  // asked before each flip and collapse (null: none)
+  int refused = 0;                  // operations the sweep check refused
 
   void beginBatch();
+  // Asks the sweep check (if any) whether an operation sweeping `sweep` may go ahead; counts refusals.
+  bool sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep);
 };
 
 // Removes dead faces and orphan verts/nodes, keeping order; rebuilds adjacency and geometry.

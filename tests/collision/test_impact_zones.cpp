@@ -2,6 +2,8 @@
 // anchors), and the passes: zones merge until no collision is left, or the collisions left are counted.
 #include <catch2/catch.hpp>
 
+#include <Eigen/Geometry>
+
 #include "collision/impact_zones.h"
 #include "collision_fixtures.h"
 
@@ -189,6 +191,23 @@ TEST_CASE("a zone touching an obstacle follows it, one touching only handles fol
   }
   // Anchors themselves are never moved.
   for (int n : {2, 3, 4}) CHECK(z.s.x1[n] == before.x1[n]);
+}
+
+TEST_CASE("a zone touching a turning obstacle face rides it", "[collision]") {
+  // An obstacle triangle (nodes 2-4, normal +y) turns 0.2 rad about the x axis through its corner at the origin;
+  // free cloth nodes 0 and 1 rest 1 cm above it. The mean displacement of the corners would carry them through it.
+  const Mat3 turn(Eigen::AngleAxisd(0.2, Vec3::UnitX()));
+  Nodes z;
+  z.add(Vec3(0.2, 0.01, -0.1), Vec3(0.2, 0.01, -0.1), 1.0);
+  z.add(Vec3(0.1, 0.01, -0.3), Vec3(0.1, 0.01, -0.3), 1.0);
+  for (const Vec3& corner : {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, -1)}) z.add(corner, turn * corner, 0.0, -1);
+  z.w.faces = {{2, 3, 4}};
+  z.w.bodies = {CollisionMesh::Body{-1, 2, 3, 0, 0, 0, 1}};
+  moveZoneRigidly(z.w, z.s, {0, 1, 2, 3, 4});
+  for (int n : {0, 1}) {
+    CHECK((z.s.x1[n] - turn * z.s.x0[n]).norm() < 1e-12);  // carried as the face turns: still 1 cm above it
+    CHECK((z.s.v[n] - (z.s.x1[n] - z.s.x0[n]) / kDt).norm() < 1e-9);
+  }
 }
 
 TEST_CASE("impact zones merge until no collision is left", "[collision]") {

@@ -1,0 +1,166 @@
+#include "collision/sweep_guard.h"
+
+#include <algorithm>
+
+namespace adacloth {
+namespace {
+
+// The shapes of the separating axis test: corners, face normals, edge directions.
+// (Fixed-size: the test runs for every triangle near every sweep, so it must not allocate.)
+template <size_t N, size_t F, size_t E>
+struct Polytope {
+  const std::array<Vec3, N>& corners;
+  std::array<Vec3, F> normals;
+  std::array<Vec3, E> edges;
+};
+
+Polytope<4, 4, 6> polytopeOf(const Tet& t) {
+  Polytope<4, 4, 6> p{t, {}, {}};
+  static constexpr int faces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+  for (int k = 0; k < 4; ++k) {
+    const auto& f = faces[k];
+    p.normals[k] = (t[f[1]] - t[f[0]]).cross(t[f[2]] - t[f[0]]);
+  }
+  int e = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) p.edges[e++] = t[j] - t[i];
+  return p;
+}
+
+Polytope<3, 1, 3> polytopeOf(const Triangle& t) {
+  Polytope<3, 1, 3> p{t, {}, {}};
+  p.normals[0] = (t[1] - t[0]).cross(t[2] - t[0]);
+  for (int i = 0; i < 3; ++i) p.edges[i] = t[(i + 1) % 3] - t[i];
+  return p;
+}
+
+template <size_t N>
+void project(const std::array<Vec3, N>& corners, const Vec3& axis, double& lo, double& hi) {
+  lo = hi = axis.dot(corners[0]);
+  for (size_t i = 1; i < N; ++i) {
+    const double d = axis.dot(corners[i]);
+    lo = std::min(lo, d);
+    hi = std::max(hi, d);
+  }
+}
+
+// Whether `axis` (any length; near-zero ones, from parallel edges or flat faces, are skipped) separates the two
+// shapes up to `slack`.
+template <size_t N, size_t M>
+bool separates(Vec3 axis, const std::array<Vec3, N>& a, const std::array<Vec3, M>& b, double slack) {
+  const double norm = axis.norm();
+  if (!(norm > 1e-300)) return false;
+  axis /= norm;
+  double aLo, aHi, bLo, bHi;
+  project(a, axis, aLo, aHi);
+  project(b, axis, bLo, bHi);
+  return aHi <= bLo + slack || bHi <= aLo + slack;
+}
+
+// The separating axis theorem for two convex polytopes: disjoint exactly when a face normal of either or the cross
+// product of an edge of each separates them.
+template <size_t N, size_t FA, size_t EA, size_t M, size_t FB, size_t EB>
+bool overlap(const Polytope<N, FA, EA>& a, const Polytope<M, FB, EB>& b, double slack) {
+  for (const Vec3& n : a.normals)
+    if (separates(n, a.corners, b.corners, slack)) return false;
+  for (const Vec3& n : b.normals)
+    if (separates(n, a.corners, b.corners, slack)) return false;
+  for (const Vec3& ea : a.edges)
+    for (const Vec3& eb : b.edges)
+      if (separates(ea.cross(eb), a.corners, b.corners, slack)) return false;
+  return true;
+}
+
+// Corners (exact positions: remeshing never moves a node) the two shapes share.
+template <size_t N, size_t M>
+int sharedCorners(const std::array<Vec3, N>& a, const std::array<Vec3, M>& b) {
+  int shared = 0;
+  for (const Vec3& p : a)
+    for (const Vec3& q : b)
+      if (p == q) ++shared;
+  return shared;
+}
+
+template <size_t N>
+Aabb boxOf(const std::array<Vec3, N>& corners) {
+  Aabb box;
+  for (const Vec3& p : corners) box.add(p);
+  return box;
+}
+
+}  // namespace
+
+bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack) {
+  return overlap(polytopeOf(tet), polytopeOf(tri), slack);
+}
+
+bool tetsIntersect(const Tet& a, const Tet& b, double slack) { return overlap(polytopeOf(a), polytopeOf(b), slack); }
+
+TriangleSet::TriangleSet(std::vector<Triangle> triangles) : triangles_(std::move(triangles)) {
+  std::vector<Aabb> boxes;
+  boxes.reserve(triangles_.size());
+  for (const Triangle& t : triangles_) {
+    boxes.push_back(boxOf(t));
+    bounds_.add(boxes.back());
+  }
+  tree_.build(boxes);
+}
+
+TriangleSet TriangleSet::of(const Mesh& mesh) {
+  std::vector<Triangle> triangles(mesh.faces.size());
+  for (size_t f = 0; f < mesh.faces.size(); ++f) {
+    const Tri n = mesh.faceNodes(int(f));
+    triangles[f] = {mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x};
+  }
+  return TriangleSet(std::move(triangles));
+}
+
+bool TriangleSet::reaches(const Tet& tet) const {
+  const Aabb box = boxOf(tet);
+  if (triangles_.empty() || !box.overlaps(bounds_)) return false;
+  bool hit = false;
+  tree_.query(box, [&](int i) {
+    const Triangle& t = triangles_[i];
+    if (!hit && sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t)) hit = true;
+  });
+  return hit;
+}
+
+TriangleSet obstacleTriangles(const std::vector<ObstaclePose>& poses) {
+  std::vector<Triangle> triangles;
+  for (const ObstaclePose& pose : poses) {
+    if (pose.obstacle->isGround()) continue;
+    for (const Tri& f : pose.obstacle->faces()) triangles.push_back({pose.x[f[0]], pose.x[f[1]], pose.x[f[2]]});
+  }
+  return TriangleSet(std::move(triangles));
+}
+
+void SweepGuard::beginBatch(const Mesh& mesh, int batch) {
+  swept_.clear();
+  mesh_ = &mesh;
+  batch_ = batch;
+}
+
+bool SweepGuard::allow(const std::vector<Tet>& sweep) {
+  // Read lazily: split batches also begin with beginBatch() and never ask.
+  if (checkOwn_ && mesh_ && ownBatch_ != batch_) {
+    own_ = TriangleSet::of(*mesh_);
+    ownBatch_ = batch_;
+  }
+  for (const Tet& tet : sweep) {
+    bool blocked = own_.reaches(tet);
+    for (size_t k = 0; k < fixed_.size() && !blocked; ++k) blocked = fixed_[k]->reaches(tet);
+    const Aabb box = boxOf(tet);
+    for (size_t k = 0; k < swept_.size() && !blocked; ++k)
+      blocked = swept_[k].first.overlaps(box) && sharedCorners(tet, swept_[k].second) < 2 &&
+                tetsIntersect(tet, swept_[k].second);
+    if (blocked) {
+      ++refused_;
+      return false;
+    }
+  }
+  for (const Tet& tet : sweep) swept_.emplace_back(boxOf(tet), tet);
+  return true;
+}
+
+}  // namespace adacloth

@@ -1,0 +1,76 @@
+#pragma once
+// Keeps remeshing from creating intersections (docs/design.md §3, §6). A flip or a collapse changes the shape of a
+// piece of cloth surface while its nodes stay put: a flip of edge ab with opposite nodes c and d turns triangles abc,
+// abd into cda, cdb, sweeping the tetrahedron abcd; a collapse of node u into v moves each triangle u w w' of u's fan
+// to v w w', sweeping the tetrahedron u v w w'. When no other triangle (of this cloth, another cloth or an obstacle)
+// and no tetrahedron already swept in the same batch reaches into those tetrahedra, the change can neither create an
+// intersection nor carry the surface through anything, so an intersection-free state stays intersection-free.
+// A triangle that shares an edge (two corners) with a tetrahedron is one of the faces that change or a neighbour of a
+// new face, never a contact, and is skipped. One that shares a single corner can still cross a new face that does
+// not hold that corner, so it is tested: touching at the shared corner is exact (the same point projects to the
+// same value on every axis), and the test counts touching as apart.
+#include <array>
+#include <vector>
+
+#include "collision/bvh.h"
+#include "collision/obstacle.h"
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+using Tet = std::array<Vec3, 4>;
+using Triangle = std::array<Vec3, 3>;
+
+// True when the tetrahedron and the triangle overlap by more than `slack` (m) along every separating direction
+// (separating axis test over both shapes' face normals and edge-edge cross products). Touching, or overlapping by
+// less than `slack`, is not an intersection: rounding at a shared corner or along a shared plane cannot refuse an
+// operation.
+bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack = 1e-10);
+bool tetsIntersect(const Tet& a, const Tet& b, double slack = 1e-10);
+
+// Triangles in a bounding volume hierarchy, for sweep queries.
+class TriangleSet {
+ public:
+  TriangleSet() = default;
+  explicit TriangleSet(std::vector<Triangle> triangles);
+  // The faces of a cloth at its current node positions.
+  static TriangleSet of(const Mesh& mesh);
+  // True when a triangle that shares at most one corner with `tet` (exact positions) reaches into it.
+  bool reaches(const Tet& tet) const;
+  const Aabb& bounds() const { return bounds_; }
+
+ private:
+  std::vector<Triangle> triangles_;
+  Bvh tree_;
+  Aabb bounds_;
+};
+
+// The triangles of every obstacle that is not a ground (a flip or collapse of nodes above a plane stays above it).
+TriangleSet obstacleTriangles(const std::vector<ObstaclePose>& poses);
+
+// The check a remesher asks before each flip or collapse of one cloth: `fixed` holds what does not change while the
+// cloth is remeshed (obstacles, other cloths), the cloth itself is read afresh at the start of every batch, and the
+// sweeps allowed in the current batch are remembered (operations of one batch are checked against the same start).
+class SweepGuard {
+ public:
+  // `checkOwn` false: the cloth's own triangles are not checked (self-collision off).
+  SweepGuard(std::vector<const TriangleSet*> fixed, bool checkOwn) : fixed_(std::move(fixed)), checkOwn_(checkOwn) {}
+  // `batch` numbers the mesh state; the cloth's triangles are re-read (at the first allow()) only when it changed
+  // since they were last read. `mesh` must outlive the batch.
+  void beginBatch(const Mesh& mesh, int batch);
+  // True (and remembered) when nothing reaches into `sweep`; false counts as refused.
+  bool allow(const std::vector<Tet>& sweep);
+  int refused() const { return refused_; }
+
+ private:
+  std::vector<const TriangleSet*> fixed_;
+  bool checkOwn_ = true;
+  const Mesh* mesh_ = nullptr;
+  int batch_ = -1;     // of the current batch
+  TriangleSet own_;
+  int ownBatch_ = -1;  // of the mesh state own_ was read from
+  std::vector<std::pair<Aabb, Tet>> swept_;  // allowed in the current batch
+  int refused_ = 0;
+};
+
+}  // namespace adacloth

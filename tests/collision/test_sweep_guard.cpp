@@ -1,0 +1,102 @@
+// The remesh sweep guard (collision/sweep_guard.h): its separating-axis tests, and a remesh that would cut through an
+// obstacle without it.
+#include <catch2/catch.hpp>
+
+#include "collision/geometry.h"
+#include "collision/sweep_guard.h"
+#include "mesh/generators.h"
+#include "remesh/remesh.h"
+
+using namespace adacloth;
+
+namespace {
+
+const Tet kUnitTet = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+
+// A 1 x 1 grid folded into a roof along x = 0.5 (ridge height 0.3 m), and a small horizontal triangle tucked under
+// the ridge: any coarsening across the ridge flattens it into a chord through the triangle.
+Mesh roof(int cells) {
+  Mesh mesh = makeGrid(1, 1, cells, cells);
+  for (Node& n : mesh.nodes) n.x.z() = 0.3 * (1 - std::abs(2 * n.x.x() - 1));
+  mesh.updateGeometry();
+  return mesh;
+}
+
+const Triangle kUnderRidge = {Vec3(0.47, 0.2, 0.25), Vec3(0.53, 0.2, 0.25), Vec3(0.5, 0.8, 0.25)};
+
+bool cutsUnderRidge(const Mesh& mesh) {
+  for (size_t f = 0; f < mesh.faces.size(); ++f) {
+    const Tri n = mesh.faceNodes(int(f));
+    if (trianglesIntersect(mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x, kUnderRidge[0],
+                           kUnderRidge[1], kUnderRidge[2]))
+      return true;
+  }
+  return false;
+}
+
+RemeshResult coarsen(Mesh& mesh, const SweepCheck* check) {
+  const Mat2 coarse = Mat2::Identity() / (0.6 * 0.6);  // edges up to 0.6 m
+  return remesh(mesh, std::vector<Mat2>(mesh.verts.size(), coarse), RemeshParams(), {}, check);
+}
+
+}  // namespace
+
+TEST_CASE("a tetrahedron and a triangle: crossing, apart, touching at a shared corner, inside", "[collision]") {
+  CHECK(tetIntersectsTriangle(kUnitTet, {Vec3(0.2, 0.2, -1), Vec3(0.2, 0.2, 1), Vec3(-1, 5, 0.1)}));  // through it
+  CHECK_FALSE(tetIntersectsTriangle(kUnitTet, {Vec3(2, 2, 2), Vec3(3, 2, 2), Vec3(2, 3, 2)}));
+  // Shares corner (1,0,0) and leaves away from the tetrahedron: apart (touching is not an intersection).
+  CHECK_FALSE(tetIntersectsTriangle(kUnitTet, {Vec3(1, 0, 0), Vec3(2, -1, 0), Vec3(2, 0, -1)}));
+  // Lies against the face z = 0 from outside, in its plane: apart.
+  CHECK_FALSE(tetIntersectsTriangle(kUnitTet, {Vec3(0, 0, 0), Vec3(-1, 0, 0), Vec3(0, -1, 0)}));
+  // A small triangle inside.
+  CHECK(tetIntersectsTriangle(kUnitTet, {Vec3(0.1, 0.1, 0.1), Vec3(0.2, 0.1, 0.1), Vec3(0.1, 0.2, 0.1)}));
+  // Shares a corner and dips into the tetrahedron: an intersection.
+  CHECK(tetIntersectsTriangle(kUnitTet, {Vec3(1, 0, 0), Vec3(0.1, 0.1, 0.1), Vec3(0.1, 0.2, 0.2)}));
+}
+
+TEST_CASE("two tetrahedra: overlapping, sharing a corner only", "[collision]") {
+  Tet shifted = kUnitTet;
+  for (Vec3& p : shifted) p += Vec3(0.1, 0.1, 0.1);
+  CHECK(tetsIntersect(kUnitTet, shifted));
+  Tet mirrored = kUnitTet;
+  for (Vec3& p : mirrored) p = -p;  // meets kUnitTet at the origin only
+  CHECK_FALSE(tetsIntersect(kUnitTet, mirrored));
+}
+
+TEST_CASE("the sweep guard refuses sweeps into fixed triangles and into sweeps allowed earlier in the batch",
+          "[collision]") {
+  const TriangleSet obstacle({kUnderRidge});
+  SweepGuard guard({&obstacle}, false);
+  Mesh mesh = roof(4);
+  guard.beginBatch(mesh, 0);
+  const Tet throughTriangle = {Vec3(0.5, 0.5, 0.3), Vec3(0.5, 0.5, 0.1), Vec3(0.4, 0.4, 0.2), Vec3(0.6, 0.4, 0.2)};
+  CHECK_FALSE(guard.allow({throughTriangle}));
+  const Tet clear = {Vec3(2, 0, 0), Vec3(3, 0, 0), Vec3(2, 1, 0), Vec3(2, 0, 1)};
+  CHECK(guard.allow({clear}));
+  Tet overlapping = clear;
+  for (Vec3& p : overlapping) p += Vec3(0.2, 0.2, 0.2);
+  CHECK_FALSE(guard.allow({overlapping}));  // into the sweep just allowed
+  CHECK(guard.refused() == 2);
+  guard.beginBatch(mesh, 1);                // a new batch starts from the mesh as it then is
+  CHECK(guard.allow({overlapping}));
+}
+
+TEST_CASE("remeshing with the sweep guard does not cut through an obstacle; without it, it does", "[collision]") {
+  const TriangleSet obstacle({kUnderRidge});
+  Mesh unguarded = roof(8);
+  REQUIRE_FALSE(cutsUnderRidge(unguarded));
+  const RemeshResult plain = coarsen(unguarded, nullptr);
+  CHECK(plain.collapses > 0);
+  CHECK(cutsUnderRidge(unguarded));  // what the guard is for
+
+  Mesh guarded = roof(8);
+  SweepGuard guard({&obstacle}, true);
+  SweepCheck check;
+  check.beginBatch = [&](const Mesh& mesh, int batch) { guard.beginBatch(mesh, batch); };
+  check.allow = [&](const std::vector<Tet>& sweep) { return guard.allow(sweep); };
+  const RemeshResult r = coarsen(guarded, &check);
+  CHECK(r.collapses > 0);  // it still coarsens away from the ridge
+  CHECK(r.refused > 0);
+  CHECK(r.refused == guard.refused());
+  CHECK_FALSE(cutsUnderRidge(guarded));
+}
