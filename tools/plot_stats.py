@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-PHASES = ["physics", "collision", "occlusion", "sizing", "remesh", "checks", "io", "upsample", "measure"]
+PHASES = ["physics", "strain_limit", "collision", "occlusion", "sizing", "remesh", "checks", "io", "upsample", "measure"]
 
 
 def fail(message, code=2):

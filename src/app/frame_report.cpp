@@ -7,6 +7,7 @@ namespace adacloth {
 const char* phaseName(Phase phase) {
   switch (phase) {
     case Phase::Physics: return "physics";
+    case Phase::StrainLimit: return "strain_limit";
     case Phase::Collision: return "collision";
     case Phase::Occlusion: return "occlusion";
     case Phase::Sizing: return "sizing";
@@ -29,7 +30,6 @@ void CollisionCounters::add(const CollisionStepStats& step) {
   unresolved += step.unresolved;
   if (step.unresolved > 0) ++unresolvedSteps;
   limitPasses += step.limitPasses;
-  limitMs += step.limitMs;
 }
 
 config::Json wallTimesJson(const FrameReport& report, double totalMs) {
@@ -43,7 +43,7 @@ config::Json collisionJson(const CollisionCounters& c) {
   return {{"steps", c.steps},           {"ccd_passes", c.ccdPasses},   {"ccd_tests", c.ccdTests},
           {"impacts", c.impacts},       {"impact_zones", c.impactZones}, {"zone_passes", c.zonePasses},
           {"unresolved", c.unresolved}, {"unresolved_steps", c.unresolvedSteps},
-          {"limit_passes", c.limitPasses}, {"limit_ms", c.limitMs}};
+          {"limit_passes", c.limitPasses}};
 }
 
 }  // namespace adacloth

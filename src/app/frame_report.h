@@ -15,8 +15,9 @@ namespace adacloth {
 
 // The phases of a frame, in the order they run.
 enum class Phase {
-  Physics,    // implicit steps of every cloth and the blow-up guard
-  Collision,  // contact and constraint pass of every step (contacts and strain limits)
+  Physics,      // implicit steps of every cloth and the blow-up guard
+  StrainLimit,  // the strain limiter, which runs inside the contact and constraint pass (timed there)
+  Collision,    // the rest of that pass: contacts
   Occlusion,  // depth pre-pass of what can hide a cloth from the camera (`view.occlusion`)
   Sizing,     // sizing fields, view factors and screen-space clamps
   Remesh,     // split, flip, collapse, and the dynamics state carried over to the new mesh
@@ -38,8 +39,7 @@ struct CollisionCounters {
   int zonePasses = 0;       // impact-zone passes
   int unresolved = 0;       // pairs still colliding when a step's passes ran out (0 in a healthy run)
   int unresolvedSteps = 0;  // steps that ended with such pairs
-  int limitPasses = 0;      // strain-limiter passes (part of the collision phase)
-  double limitMs = 0;       // their wall time (ms, included in the collision phase's)
+  int limitPasses = 0;      // strain-limiter passes
 
   void add(const CollisionStepStats& step);
 };

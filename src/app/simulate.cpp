@@ -71,6 +71,9 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
   const CollisionStepStats st =
       resolveCollisions(cloths, posesAtStart, posesAtEnd, shot.collision, t1 - t0, scene.collisionCache);
   report.collision.add(st);
+  // The limiter is timed inside the pass; the collision phase's scope (the caller's) holds it too.
+  report[Phase::StrainLimit] += st.limitMs;
+  report[Phase::Collision] -= st.limitMs;
   for (size_t c = 0; c < cloths.size(); ++c) report.cloths[c].contacts = st.contacts[c];
 }
 

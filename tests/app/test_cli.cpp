@@ -90,14 +90,14 @@ TEST_CASE("simulate writes the output layout", "[app]") {
     CHECK(j["cloths"][0]["faces"] == 32);
     // Every phase is timed once: they add up to no more than the frame's total.
     double phases = 0;
-    for (const char* phase : {"physics", "collision", "occlusion", "sizing", "remesh", "checks", "io", "upsample",
-                              "measure"}) {
+    for (const char* phase : {"physics", "strain_limit", "collision", "occlusion", "sizing", "remesh", "checks", "io",
+                              "upsample", "measure"}) {
       REQUIRE(j["wall_ms"].contains(phase));
       CHECK(j["wall_ms"][phase].get<double>() >= 0);
       phases += j["wall_ms"][phase].get<double>();
     }
     CHECK(phases <= j["wall_ms"]["total"].get<double>() * (1 + 1e-9));
-    CHECK(j["wall_ms"].size() == 10);
+    CHECK(j["wall_ms"].size() == 11);
     // Work counters: the collision phase ran once per step (4 per frame, none at frame 0).
     CHECK(j["collision"]["steps"] == (lines == 0 ? 0 : 4));
     CHECK(j["collision"]["unresolved"] == 0);
