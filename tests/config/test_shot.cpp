@@ -275,3 +275,32 @@ TEST_CASE("every solver and preconditioner name reads as its own choice", "[conf
   CHECK(read(R"("solver_preconditioner": "block_jacobi")").pcg.preconditioner == P::BlockJacobi);
   CHECK(read(R"("solver_preconditioner": "multigrid")").pcg.preconditioner == P::Multigrid);
 }
+
+TEST_CASE("every shot in conf/ runs on production settings, without work-arounds", "[config]") {
+  // Issue 16: no per-shot solver, no raised max_speed, self-collision on, and on characters (cloths bound to a body)
+  // the 5 mm thickness and a strain limit on every garment.
+  const StepSettings defaultDynamics;
+  const CollisionParams defaultCollision;
+  int shots = 0;
+  for (const char* folder : {"conf", "conf/upsample"})
+    for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / folder)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.path().extension() != ".json" || name[0] == '.') continue;  // .stress-*.json: tools/stress.py
+      ++shots;
+      INFO(entry.path());
+      const Shot shot = loadShot(entry.path());
+      CHECK(shot.dynamics.solver == defaultDynamics.solver);
+      CHECK(shot.dynamics.maxSpeed == defaultDynamics.maxSpeed);
+      CHECK(shot.collision.enabled);
+      CHECK(shot.collision.selfCollision);
+      for (const ClothSpec& cloth : shot.cloths) {
+        bool worn = false;
+        for (const HandleSpec& handle : cloth.handles) worn = worn || !handle.bindTo.empty();
+        if (!worn) continue;
+        INFO(cloth.name);
+        CHECK(shot.collision.thickness == defaultCollision.thickness);
+        CHECK(cloth.strainLimit.enabled);
+      }
+    }
+  CHECK(shots >= 10);
+}
