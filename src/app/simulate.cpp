@@ -173,7 +173,9 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
   // checked against the obstacles, the other cloths as they are then, and (with self-collision) itself.
   std::vector<TriangleSet> surfaces;
   TriangleSet obstacleSurface;
-  if (shot.collision.enabled) {
+  bool anyRemeshed = false;
+  for (const Cloth& cloth : scene.cloths) anyRemeshed = anyRemeshed || cloth.spec.remeshing.has_value();
+  if (shot.collision.enabled && anyRemeshed) {
     ScopedPhase timer(report, Phase::Remesh);
     obstacleSurface = obstacleTriangles(scene.obstaclePoses.at(scene.obstacles, scene.time));
     if (shot.collision.selfCollision)
