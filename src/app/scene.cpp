@@ -81,6 +81,7 @@ Scene buildScene(const Shot& shot) {
 
 void rebuildDynamics(Cloth& cloth) {
   rebuildDynamics(cloth.dynamics, cloth.mesh, cloth.spec.material);
+  cloth.strainLimits = strainLimits(cloth.mesh, cloth.dynamics, cloth.spec.strainLimit, pinnedMask(cloth));
 }
 
 void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap) {

@@ -21,12 +21,13 @@ struct Cloth {
   ClothSpec spec;
   Mesh mesh;
   DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
+  StrainLimits strainLimits;  // from `spec.strainLimit`, the mesh and the handles; rebuilt with the dynamics state
   // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
   std::shared_ptr<const FixedTopologyOutput> output;
 };
 
-// Rebuilds the cloth's dynamics state (masses, springs, bending) from its current mesh and material. Call after any
-// change of the mesh; after a topology change call remapDynamics() instead.
+// Rebuilds the cloth's dynamics state (masses, springs, bending) and strain limits from its current mesh and
+// material. Call after any change of the mesh; after a topology change call remapDynamics() instead.
 void rebuildDynamics(Cloth& cloth);
 
 // After a remesh: carries the handles over with the remesher's node map (old node -> new index, -1 if removed;

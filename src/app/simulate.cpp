@@ -62,8 +62,7 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
     cloths[c].mesh = &scene.cloths[c].mesh;
     cloths[c].x0 = std::move(start[c]);
     cloths[c].pinned = pinnedMask(scene.cloths[c]);
-    const StrainLimitParams& limit = scene.cloths[c].spec.strainLimit;
-    cloths[c].strainLimits = strainLimits(scene.cloths[c].mesh, scene.cloths[c].dynamics, limit, cloths[c].pinned);
+    cloths[c].strainLimits = &scene.cloths[c].strainLimits;
   }
   // Both stay valid: the cache keeps the two times last asked for.
   const std::vector<ObstaclePose>& posesAtStart = scene.obstaclePoses.at(scene.obstacles, t0);

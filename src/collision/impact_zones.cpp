@@ -2,7 +2,6 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
-#include <limits>
 
 #include "collision/geometry.h"
 
@@ -30,11 +29,11 @@ Vec3 unitNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
   return len > 0 ? Vec3(n / len) : Vec3::Zero();
 }
 
-// Node n keeps its offset from face f's closest point at the start of the step: the point is carried by the face's
-// motion (the same barycentric combination of its corners at the end), the offset turned as the face's normal turns.
-void rideFace(const CollisionMesh& w, CollisionState& s, int n, int f) {
+// Node n keeps its offset from face f's closest point `c` at the start of the step: the point is carried by the
+// face's motion (the same barycentric combination of its corners at the end), the offset turned as the face's normal
+// turns.
+void rideFace(const CollisionMesh& w, CollisionState& s, int n, int f, const TriangleClosest& c) {
   const Tri& t = w.faces[f];
-  const TriangleClosest c = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]);
   const Vec3 n0 = unitNormal(s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]), n1 = unitNormal(s.x1[t[0]], s.x1[t[1]], s.x1[t[2]]);
   const Mat3 turn = n0.isZero() || n1.isZero() ? Mat3::Identity()
                                                : Mat3(Eigen::Quaterniond::FromTwoVectors(n0, n1).toRotationMatrix());
@@ -56,14 +55,14 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
   const std::vector<int> faces = facesTouching(w, obstacle);
   if (!faces.empty()) {
     for (int n : free) {
-      int nearest = faces[0];
-      double best = std::numeric_limits<double>::infinity();
+      int nearest = -1;
+      TriangleClosest best;
       for (int f : faces) {
         const Tri& t = w.faces[f];
-        const double d = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]).distance;
-        if (d < best) best = d, nearest = f;
+        const TriangleClosest c = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]);
+        if (nearest < 0 || c.distance < best.distance) best = c, nearest = f;
       }
-      rideFace(w, s, n, nearest);
+      rideFace(w, s, n, nearest, best);
     }
     return;
   }

@@ -42,35 +42,20 @@ bool updateCollisionMesh(CollisionCache::Impl& cache, const std::vector<ClothSte
   return true;
 }
 
-// The strain limits of every cloth on the state's node numbering (cloth nodes come first, cloth after cloth).
-struct ClothLimits {
-  std::vector<StrainLimits> perCloth;
-  bool empty = true;
-
-  explicit ClothLimits(const std::vector<ClothStep>& cloths) {
-    int offset = 0;
-    for (const ClothStep& c : cloths) {
-      StrainLimits limits = c.strainLimits;
-      for (LengthLimit& l : limits.edges) l.a += offset, l.b += offset;
-      for (FaceLimit& f : limits.faces)
-        for (int& n : f.nodes) n += offset;
-      empty = empty && (limits.empty() || limits.passes <= 0);
-      perCloth.push_back(std::move(limits));
-      offset += int(c.mesh->nodes.size());
-    }
+// Runs every cloth's strain limiter on the state (cloth nodes come first, cloth after cloth); counts its passes and
+// time.
+void limitStrains(const std::vector<ClothStep>& cloths, CollisionState& s, CollisionStepStats& st) {
+  // A ratio: a stretch within a thousandth of its limit counts as within (the passes stop early).
+  constexpr double kSlack = 1e-3;
+  const auto start = std::chrono::steady_clock::now();
+  int first = 0;
+  for (const ClothStep& c : cloths) {
+    if (c.strainLimits && !c.strainLimits->empty())
+      st.limitPasses += limitStrain(s.x1, s.v, s.invMass, *c.strainLimits, kSlack, first);
+    first += int(c.mesh->nodes.size());
   }
-
-  // Runs the limiter on every cloth; counts its passes and time.
-  void apply(CollisionState& s, CollisionStepStats& st) const {
-    if (empty) return;
-    const auto start = std::chrono::steady_clock::now();
-    // A ratio: a stretch within a thousandth of its limit counts as within (the passes stop early).
-    constexpr double kSlack = 1e-3;
-    for (const StrainLimits& limits : perCloth)
-      if (!limits.empty()) st.limitPasses += limitStrain(s.x1, s.v, s.invMass, limits, kSlack);
-    st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
-};
+  st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 }  // namespace
 
@@ -82,9 +67,8 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   CollisionCache::Impl& c = *cache.impl;
   CollisionState& s = c.state;
   loadState(s, cloths, start, end, dt);
-  const ClothLimits limits(cloths);
   if (!params.enabled) {
-    limits.apply(s, st);
+    limitStrains(cloths, s, st);
     writeBack(s, cloths);
     return st;
   }
@@ -92,7 +76,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   const CollisionMesh& w = c.mesh;
   for (size_t o = 0; o < start.size(); ++o)
     if (start[o].obstacle->isGround()) groundPass(w, s, start[o], end[o], params, &st.contacts);
-  limits.apply(s, st);
+  limitStrains(cloths, s, st);
   ImpactDetector detector(params, c.trees, c.impactBoxes, st);
   {
     std::vector<Candidate> near = findCandidates(w, s, params, c.trees, params.thickness, c.nearBoxes);

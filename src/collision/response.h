@@ -36,7 +36,7 @@ struct ClothStep {
   Mesh* mesh = nullptr;          // Node::x, Node::v at the end of the step (in and out), Node::mass
   std::vector<Vec3> x0;          // node positions at the start of the step (m)
   std::vector<char> pinned;      // 1 = held by a handle (infinite mass); empty = none held
-  StrainLimits strainLimits;     // node indices of `mesh`; empty = none
+  const StrainLimits* strainLimits = nullptr;  // node indices of `mesh`; null or empty = none
 };
 
 struct CollisionStepStats {

@@ -64,7 +64,7 @@ std::vector<FaceLimit> faceLimits(const Mesh& mesh) {
 
 // Moves the ends of `e` back within its limits, by the given shares of the correction; removes the relative speed
 // along it that would take it further past the limit. Returns false when the edge was off by more than `slack`.
-bool correctEdge(std::vector<Vec3>& x, std::vector<Vec3>& v, const LengthLimit& e, double shareA, double shareB,
+bool correctEdge(Vec3* x, Vec3* v, const LengthLimit& e, double shareA, double shareB,
                  double slack) {
   const Vec3 d = x[e.b] - x[e.a];
   const double len = d.norm();
@@ -82,7 +82,7 @@ bool correctEdge(std::vector<Vec3>& x, std::vector<Vec3>& v, const LengthLimit& 
   return std::abs(len - target) <= slack * target;
 }
 
-bool edgePass(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
+bool edgePass(Vec3* x, Vec3* v, const double* invMass,
               const std::vector<LengthLimit>& edges, bool forward, double slack) {
   bool within = true;
   const int count = int(edges.size());
@@ -97,7 +97,7 @@ bool edgePass(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<doub
 // Brings a face's principal stretches into [lo, hi]: its deformation gradient F = U S V^T (3x2) becomes U S' V^T
 // with S clamped, placed about the centroid of its movable corners' positions (of all, when none is held), so the
 // face keeps its place and turn. Positions only. Returns false when a stretch was off by more than `slack`.
-bool correctFace(std::vector<Vec3>& x, const std::vector<double>& invMass, const FaceLimit& f, double lo, double hi,
+bool correctFace(Vec3* x, const double* invMass, const FaceLimit& f, double lo, double hi,
                  double slack) {
   const Vec3 &x0 = x[f.nodes[0]], &x1 = x[f.nodes[1]], &x2 = x[f.nodes[2]];
   Mat32 ds;
@@ -129,14 +129,14 @@ bool correctFace(std::vector<Vec3>& x, const std::vector<double>& invMass, const
   return ((clamped - sigma).array().abs() <= slack * clamped.array()).all();
 }
 
-bool facePass(std::vector<Vec3>& x, const std::vector<double>& invMass, const StrainLimits& limits, double slack) {
+bool facePass(Vec3* x, const double* invMass, const StrainLimits& limits, double slack) {
   bool within = true;
   for (const FaceLimit& f : limits.faces) within = correctFace(x, invMass, f, limits.min, limits.max, slack) && within;
   return within;
 }
 
 // The last pass: outward from the held nodes, each edge's end nearer to them stays put.
-void shockPass(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
+void shockPass(Vec3* x, Vec3* v, const double* invMass,
                const std::vector<LengthLimit>& edges, double slack) {
   for (const LengthLimit& e : edges) {
     double wa = invMass[e.a], wb = invMass[e.b];
@@ -160,8 +160,10 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
   return out;
 }
 
-int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
-                const StrainLimits& limits, double slack) {
+int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<double>& invMasses,
+                const StrainLimits& limits, double slack, int first) {
+  Vec3 *x = xs.data() + first, *v = vs.data() + first;
+  const double* invMass = invMasses.data() + first;
   int run = 0;
   bool within = false;
   while (run < limits.passes && !within) {

@@ -46,9 +46,10 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
 // to `slack` (a ratio, e.g. 1e-3). Serial, hence the same result at any thread count. `invMass` 0 marks nodes that do
 // not move. When the passes run out with edges still off, one more pass outward from the held nodes moves only each
 // edge's far end (shock propagation), so that the pull of the held nodes reaches the whole sheet at once, where plain
-// passes need about as many as the sheet is edges across. Returns the passes run.
+// passes need about as many as the sheet is edges across. The limits' node k is x[first + k] (a cloth inside arrays
+// that hold several). Returns the passes run.
 int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
-                const StrainLimits& limits, double slack);
+                const StrainLimits& limits, double slack, int first = 0);
 
 // Largest edge length / rest length of the mesh (1 when it has no edges).
 double maxStretchRatio(const Mesh& mesh, const DynamicsState& state);
