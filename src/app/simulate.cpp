@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
@@ -321,16 +322,47 @@ std::string progressDetail(const Scene& scene) {
 
 }  // namespace
 
+namespace {
+
+// The obstacle contacts of a cloth's next step (dynamics/obstacle_contact.h): the nodes whose unconstrained end
+// position x + h v lies within `thickness` (m) of an obstacle at the end of the step, `field`. Nodes predicted deeper
+// than two more thicknesses are left to the contact pass: the nearest surface of a thin obstacle may then be the
+// far one.
+std::vector<ObstacleContact> predictedObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
+                                                       double h) {
+  const int n = int(mesh.nodes.size());
+  std::vector<ObstacleContact> found(n);
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i) {
+    const Node& node = mesh.nodes[i];
+    const std::optional<ProximitySample> near = field.nearest(node.x + h * node.v, 3 * thickness);
+    if (near && near->distance < thickness) found[i] = {i, near->gradient, thickness - near->distance};
+  }
+  std::vector<ObstacleContact> contacts;
+  for (const ObstacleContact& c : found)
+    if (c.node >= 0) contacts.push_back(c);
+  return contacts;
+}
+
+}  // namespace
+
 void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report) {
   const StepSettings& settings = shot.dynamics;
+  const double t0 = scene.time + step * shot.stepTime();
   std::vector<std::vector<Vec3>> start;
   {
     ScopedPhase timer(report, Phase::Physics);
+    std::optional<ObstacleField> endField;
+    if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactStiffness > 0)
+      endField.emplace(scene.obstaclePoses.at(scene.obstacles, t0 + shot.stepTime()));
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
       Cloth& cloth = scene.cloths[c];
       start.push_back(positionsOf(cloth.mesh));
+      const std::vector<ObstacleContact> contacts =
+          endField ? predictedObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, shot.stepTime())
+                   : std::vector<ObstacleContact>();
       const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material,
-                                          settings, shot.stepTime());
+                                          settings, shot.stepTime(), contacts);
       report.cloths[c].solverIterations += solve.iterations;
       report.cloths[c].solverResidual = std::max(report.cloths[c].solverResidual, solve.residual);
       if (auto bad = findBadNode(cloth.mesh, settings.maxSpeed))
@@ -341,7 +373,6 @@ void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport&
   }
   if (!shot.collision.enabled && !anyStrainLimit(scene)) return;
   ScopedPhase timer(report, Phase::Collision);
-  const double t0 = scene.time + step * shot.stepTime();
   collideStep(shot, scene, start, t0, t0 + shot.stepTime(), report);
 }
 

@@ -80,7 +80,7 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
 }  // namespace
 
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                      double h) {
+                      double h, const std::vector<ObstacleContact>& contacts) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -105,6 +105,7 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& ma
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);
   assembleSystemInto(sys, mesh, state, material, external, h);
+  addObstacleContacts(sys, mesh, contacts, settings.contactStiffness);
   SolveReport report;
   const std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
 #pragma omp parallel for schedule(static)

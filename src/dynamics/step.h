@@ -9,15 +9,16 @@
 
 #include "dynamics/block_pcg.h"
 #include "dynamics/dynamics_state.h"
+#include "dynamics/obstacle_contact.h"
 #include "dynamics/params.h"
 
 namespace adacloth {
 
 // Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
 // end of the step. Returns the iterations (sweeps for kang_cho, 0 for direct) and the relative residual of the
-// linear solve.
+// linear solve. `contacts` are the step's obstacle contacts (dynamics/obstacle_contact.h; none by default).
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                      double h);
+                      double h, const std::vector<ObstacleContact>& contacts = {});
 
 // The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
 // with the reason, or nothing when the state is sound.
