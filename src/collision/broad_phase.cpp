@@ -48,6 +48,15 @@ void markFaces(const CollisionMesh& w, const std::vector<char>& faceDirty, FaceT
   }
 }
 
+// False for a pair none of whose nodes can move (obstacle against obstacle, or handle-held cloth nodes against each
+// other or an obstacle): the handles prescribe where those go, and no response could separate them. Two stretches
+// of a waistband bound to a turning body once crossed that way and were counted as unresolved.
+bool anyMovable(const CollisionState& s, const std::array<int, 4>& nodes) {
+  for (int n : nodes)
+    if (s.invMass[n] > 0) return true;
+  return false;
+}
+
 // Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap. With `moved`, only the
 // pairs with a node flagged there.
 void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, int fa, int fb,
@@ -57,9 +66,9 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   // The cheap box test first: most face pairs of a broad phase have no close primitives.
   auto vertexFace = [&](int node, int face) {
     if (!boxes.node[node].overlaps(boxes.face[face])) return;
-    if (s.invMass[node] == 0 && w.nodeCloth[w.faces[face][0]] < 0) return;  // obstacle against obstacle
     Candidate c{false, node, face};
     const auto nodes = candidateNodes(w, c);
+    if (!anyMovable(s, nodes)) return;
     if (moved && !touchesFlagged(nodes, *moved)) return;
     if (!sharesNode(nodes, false)) out.push_back(c);
   };
@@ -76,6 +85,7 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
       if (!boxes.edge[ea].overlaps(boxes.edge[eb])) continue;
       Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
       const auto nodes = candidateNodes(w, c);
+      if (!anyMovable(s, nodes)) continue;
       if (moved && !touchesFlagged(nodes, *moved)) continue;
       if (!sharesNode(nodes, true)) out.push_back(c);
     }

@@ -261,3 +261,16 @@ TEST_CASE("an impact zone touching a handle stays with it", "[collision]") {
   // A stops where it started, above B; C is never involved.
   for (int n = 0; n < 9; ++n) CHECK((t.s.x1[n] - t.s.x0[n]).norm() < 1e-15);
 }
+
+TEST_CASE("pairs none of whose nodes can move are not collisions", "[collision]") {
+  // Handles prescribe where held nodes go: two held stretches of a cloth (a waistband bound to a turning body) that
+  // cross cannot be separated by any response, and used to be counted as unresolved.
+  CollisionParams p;
+  StackedTriangles t;
+  for (int n = 3; n < 6; ++n) t.s.invMass[n] = 0;  // B held
+  CHECK_FALSE(collisionsOf(t.w, t.s, p).empty());  // A falls through B and can be stopped
+  for (int n = 0; n < 3; ++n) t.s.invMass[n] = 0;  // A held as well
+  CHECK(collisionsOf(t.w, t.s, p).empty());
+  ZoneRun run(t.w, t.s, p);
+  CHECK(run.left == 0);
+}
