@@ -7,6 +7,7 @@
 
 #include "app/obstacle_poses.h"
 #include "collision/obstacle.h"
+#include "collision/obstacle_field.h"
 #include "collision/response.h"
 #include "config/shot.h"
 #include "dynamics/dynamics_state.h"
@@ -42,6 +43,8 @@ struct Scene {
   std::vector<Obstacle> obstacles;  // in shot order (docs/design.md §6); never resized after buildScene (poses point in)
   CollisionCache collisionCache;    // contact trees kept between steps (refitted, rebuilt after a remesh)
   ObstaclePoses obstaclePoses;      // poses of `obstacles`, computed once per time asked for
+  // The obstacles at the end of the latest step, for the step's obstacle contacts (moved from step to step).
+  std::optional<ObstacleField> contactField;
   double time = 0.0;  // s
   std::optional<CameraPath> camera;  // the shot's camera path, loaded when a cloth has `view`
 };

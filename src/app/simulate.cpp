@@ -352,9 +352,12 @@ void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport&
   std::vector<std::vector<Vec3>> start;
   {
     ScopedPhase timer(report, Phase::Physics);
-    std::optional<ObstacleField> endField;
-    if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactStiffness > 0)
-      endField.emplace(scene.obstaclePoses.at(scene.obstacles, t0 + shot.stepTime()));
+    const ObstacleField* endField = nullptr;
+    if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactStiffness > 0) {
+      const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + shot.stepTime());
+      if (!scene.contactField || !scene.contactField->moveTo(endPoses)) scene.contactField.emplace(endPoses);
+      endField = &*scene.contactField;
+    }
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
       Cloth& cloth = scene.cloths[c];
       start.push_back(positionsOf(cloth.mesh));

@@ -27,25 +27,56 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
       continue;
     }
     MeshData m;
-    m.x = pose.x;
+    m.obstacle = pose.obstacle;
     m.faces = pose.obstacle->faces();
     m.edges = pose.obstacle->edges();
-    m.vertexNormal.assign(m.x.size(), Vec3::Zero());
-    m.edgeNormal.assign(m.edges.size(), Vec3::Zero());
-    std::vector<Aabb> boxes(m.faces.size());
-    for (size_t f = 0; f < m.faces.size(); ++f) {
-      const Tri& t = m.faces[f];
-      const Vec3 n = (m.x[t[1]] - m.x[t[0]]).cross(m.x[t[2]] - m.x[t[0]]).normalized();
-      m.faceNormal.push_back(n.allFinite() ? n : Vec3::Zero());
-      for (int k = 0; k < 3; ++k) {
-        boxes[f].add(m.x[t[k]]);
-        m.vertexNormal[t[k]] += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * m.faceNormal[f];
-        m.edgeNormal[edgeIndex(m.edges, t[k], t[(k + 1) % 3])] += m.faceNormal[f];
-      }
-    }
-    m.tree.build(boxes);
+    m.faceEdge.resize(m.faces.size());
+    for (size_t f = 0; f < m.faces.size(); ++f)
+      for (int k = 0; k < 3; ++k) m.faceEdge[f][k] = edgeIndex(m.edges, m.faces[f][k], m.faces[f][(k + 1) % 3]);
+    place(m, pose.x, false);
     meshes_.push_back(std::move(m));
   }
+}
+
+bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
+  size_t mesh = 0, plane = 0;
+  for (const ObstaclePose& pose : poses) {
+    if (pose.obstacle->isGround()) {
+      if (plane++ >= planes_.size()) return false;
+    } else {
+      if (mesh >= meshes_.size() || meshes_[mesh].obstacle != pose.obstacle ||
+          meshes_[mesh].x.size() != pose.x.size() || meshes_[mesh].faces.size() != pose.obstacle->faces().size())
+        return false;
+      ++mesh;
+    }
+  }
+  if (mesh != meshes_.size() || plane != planes_.size()) return false;
+  mesh = plane = 0;
+  for (const ObstaclePose& pose : poses) {
+    if (pose.obstacle->isGround()) planes_[plane++] = {pose.planePoint, pose.planeNormal};
+    else place(meshes_[mesh++], pose.x, true);
+  }
+  return true;
+}
+
+void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
+  m.x = x;
+  m.vertexNormal.assign(m.x.size(), Vec3::Zero());
+  m.edgeNormal.assign(m.edges.size(), Vec3::Zero());
+  m.faceNormal.resize(m.faces.size());
+  std::vector<Aabb> boxes(m.faces.size());
+  for (size_t f = 0; f < m.faces.size(); ++f) {
+    const Tri& t = m.faces[f];
+    const Vec3 n = (m.x[t[1]] - m.x[t[0]]).cross(m.x[t[2]] - m.x[t[0]]).normalized();
+    m.faceNormal[f] = n.allFinite() ? n : Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      boxes[f].add(m.x[t[k]]);
+      m.vertexNormal[t[k]] += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * m.faceNormal[f];
+      m.edgeNormal[m.faceEdge[f][k]] += m.faceNormal[f];
+    }
+  }
+  if (refit) m.tree.refit(boxes);
+  else m.tree.build(boxes);
 }
 
 std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance) const {
@@ -76,9 +107,9 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
     Vec3 pseudo;
     switch (bestHit.feature) {
       case TriFeature::Face: pseudo = m.faceNormal[bestFace]; break;
-      case TriFeature::Edge0: pseudo = m.edgeNormal[edgeIndex(m.edges, t[0], t[1])]; break;
-      case TriFeature::Edge1: pseudo = m.edgeNormal[edgeIndex(m.edges, t[1], t[2])]; break;
-      case TriFeature::Edge2: pseudo = m.edgeNormal[edgeIndex(m.edges, t[2], t[0])]; break;
+      case TriFeature::Edge0: pseudo = m.edgeNormal[m.faceEdge[bestFace][0]]; break;
+      case TriFeature::Edge1: pseudo = m.edgeNormal[m.faceEdge[bestFace][1]]; break;
+      case TriFeature::Edge2: pseudo = m.edgeNormal[m.faceEdge[bestFace][2]]; break;
       case TriFeature::Vert0: pseudo = m.vertexNormal[t[0]]; break;
       case TriFeature::Vert1: pseudo = m.vertexNormal[t[1]]; break;
       case TriFeature::Vert2: pseudo = m.vertexNormal[t[2]]; break;

@@ -15,6 +15,12 @@ namespace adacloth {
 class ObstacleField {
  public:
   explicit ObstacleField(const std::vector<ObstaclePose>& poses);
+  // Moves the field to other poses of the same obstacles (as the simulation does every step): positions and normals
+  // are recomputed and the face trees refitted, not rebuilt (building them was a third of cape_run's frame when it
+  // was done every step). Returns false, changing nothing, when `poses` are not of the field's obstacles and
+  // meshes; construct a new field then. Answers agree with a new field's up to rounding (where two faces share the
+  // nearest point, the refitted tree may find the other one first).
+  bool moveTo(const std::vector<ObstaclePose>& poses);
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than
   // maxDistance is not found either: pass a large maxDistance to measure penetration).
@@ -23,13 +29,17 @@ class ObstacleField {
 
  private:
   struct MeshData {
+    const Obstacle* obstacle = nullptr;
     std::vector<Vec3> x;
     std::vector<Tri> faces;
     std::vector<Vec3> faceNormal, vertexNormal;  // vertex: angle-weighted (unnormalized)
     std::vector<std::array<int, 2>> edges;       // sorted
     std::vector<Vec3> edgeNormal;                // sum of the adjacent face normals
+    std::vector<std::array<int, 3>> faceEdge;    // index in `edges` of each face's edges (t0 t1, t1 t2, t2 t0)
     Bvh tree;
   };
+  // Sets m's positions to x and recomputes its normals and tree (built anew, or refitted with `refit`).
+  static void place(MeshData& m, const std::vector<Vec3>& x, bool refit);
   std::vector<MeshData> meshes_;
   std::vector<std::pair<Vec3, Vec3>> planes_;  // point, unit normal
 };
