@@ -108,7 +108,7 @@ CASES = [
     ("crowd.self", "crowd", [self_collision], 24, {"ci", "quick", "full"}, None),
     ("jump_cut.2steps", "jump_cut", [steps(2)], 24, {"ci", "quick", "full"}, None),
     ("skirt_walk.fine", "skirt_walk", [fine_remeshing], 24, {"quick", "full"}, None),
-    ("skirt_walk.thick", "skirt_walk", [thickness(0.01)], 24, {"quick", "full"}, None),
+    ("skirt_walk.thick", "skirt_walk", [thickness(0.01)], 24, {"ci", "quick", "full"}, None),
     ("cape_run.fine", "cape_run", [fine_remeshing], 24, {"quick", "full"}, None),
     ("flag.corners.adaptive", "flag", [flag_two_corners(1.05, 12.0), adaptive], 48, {"quick", "full"}, (1.07, 1.2)),
     ("skirt_walk.full", "skirt_walk", [], 96, {"full"}, None),
