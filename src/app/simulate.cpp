@@ -320,13 +320,9 @@ std::string progressDetail(const Scene& scene) {
   return buf;
 }
 
-}  // namespace
-
-namespace {
-
 // The obstacle contacts of a cloth's next step (dynamics/obstacle_contact.h): the nodes whose unconstrained end
-// position x + h v lies within `thickness` (m) of an obstacle at the end of the step, `field`. Nodes predicted deeper
-// than two more thicknesses are left to the contact pass: the nearest surface of a thin obstacle may then be the
+// position x + h v lies within `thickness` (m) of an obstacle at the end of the step, `field`. Nodes predicted more
+// than three thicknesses inside are left to the contact pass: the nearest surface of a thin obstacle may then be the
 // far one.
 std::vector<ObstacleContact> predictedObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
                                                        double h) {
