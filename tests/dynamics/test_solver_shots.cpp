@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include "config/schema.h"
 #include "io/atomic_file.h"
 #include "io/obj.h"
 #include "test_util.h"
@@ -55,6 +56,16 @@ std::vector<Vec3> objPositions(const fs::path& file) {
   return x;
 }
 
+// Runs conf/<shot>.json for `frames` frames on one thread into dir/<shot> and returns that folder.
+fs::path runConfShot(const TempDir& dir, const std::string& shot, int frames) {
+  const fs::path out = dir / shot;
+  auto run = runAdacloth("simulate " + (sourceDir() / "conf" / (shot + ".json")).string() + " -o " + out.string() +
+                         " --frames " + std::to_string(frames) + " --quiet --threads 1");
+  INFO(run.output);
+  REQUIRE(run.exitCode == 0);
+  return out;
+}
+
 // Area-weighted centroid of a mesh's faces (m).
 Vec3 centroid(const Mesh& mesh) {
   Vec3 sum = Vec3::Zero();
@@ -98,10 +109,7 @@ TEST_CASE("the cape trails behind the runner's shoulders", "[dynamics][regressio
   // conf/cape_run.json runs along +z; the cape's centroid must stay behind (lower z than) the runner's shoulders.
   TempDir dir("solver-cape");
   const int frames = 72;
-  auto run = runAdacloth("simulate " + (sourceDir() / "conf" / "cape_run.json").string() + " -o " +
-                         (dir / "cape").string() + " --frames " + std::to_string(frames) + " --quiet --threads 1");
-  INFO(run.output);
-  REQUIRE(run.exitCode == 0);
+  const fs::path out = runConfShot(dir, "cape_run", frames);
   int counted = 0, behind = 0;
   for (int frame = 13; frame <= frames; ++frame) {
     char cape[32], runner[32];
@@ -110,11 +118,11 @@ TEST_CASE("the cape trails behind the runner's shoulders", "[dynamics][regressio
     // The shoulders: the body's vertices between 1.30 and 1.50 m high, averaged.
     double shoulderZ = 0;
     int n = 0;
-    for (const Vec3& x : objPositions(dir / "cape" / "obstacles" / runner))
+    for (const Vec3& x : objPositions(out / "obstacles" / runner))
       if (x.y() > 1.30 && x.y() < 1.50) shoulderZ += x.z(), ++n;
     REQUIRE(n > 0);
     shoulderZ /= n;
-    const double capeZ = centroid(readObj(dir / "cape" / "frames" / cape)).z();
+    const double capeZ = centroid(readObj(out / "frames" / cape)).z();
     ++counted;
     if (capeZ < shoulderZ) ++behind;
     UNSCOPED_INFO("frame " << frame << ": cape centroid z " << capeZ << " m, shoulders z " << shoulderZ << " m");
@@ -128,26 +136,19 @@ TEST_CASE("a sheet dropped on the ball never holds more energy than it started w
   // 2.1 J: the contact pass pushed cloth faces and edges off the ball's corners and edges against the solve.
   TempDir dir("sphere-energy");
   const int frames = 48;
-  auto run = runAdacloth("simulate " + (sourceDir() / "conf" / "sheet_on_sphere.json").string() + " -o " +
-                         (dir / "sphere").string() + " --frames " + std::to_string(frames) + " --quiet --threads 1");
-  INFO(run.output);
-  REQUIRE(run.exitCode == 0);
-  std::istringstream lines(readFile(dir / "sphere" / "stats.jsonl"));
+  const fs::path out = runConfShot(dir, "sheet_on_sphere", frames);
+  std::istringstream lines(readFile(out / "stats.jsonl"));
   std::string line;
   double start = -1;
   int counted = 0;
-  auto number = [](const std::string& text, const std::string& key) {
-    const auto at = text.find("\"" + key + "\":");
-    REQUIRE(at != std::string::npos);
-    return std::stod(text.substr(at + key.size() + 3));
-  };
   while (std::getline(lines, line)) {
-    if (line.find("\"frame\":") == std::string::npos) continue;
-    const double total = number(line, "kinetic_energy") + number(line, "potential_energy") +
-                         number(line, "elastic_energy");
+    const config::Json stats = config::Json::parse(line);
+    const config::Json& sheet = stats["cloths"][0];
+    const double total = sheet["kinetic_energy"].get<double>() + sheet["potential_energy"].get<double>() +
+                         sheet["elastic_energy"].get<double>();
     if (start < 0) start = total;
     ++counted;
-    INFO(line.substr(0, 20) << " total energy " << total << " J, start " << start << " J");
+    INFO("frame " << stats["frame"].get<int>() << ": total energy " << total << " J, start " << start << " J");
     CHECK(total <= 1.02 * start);
   }
   CHECK(counted == frames + 1);
