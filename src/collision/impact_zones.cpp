@@ -1,6 +1,7 @@
 #include "collision/impact_zones.h"
 
 #include <Eigen/Geometry>
+#include <Eigen/SVD>
 #include <algorithm>
 
 #include "collision/geometry.h"
@@ -42,10 +43,38 @@ void rideFace(const CollisionMesh& w, CollisionState& s, int n, int f, const Tri
   s.v[n] = (s.x1[n] - s.x0[n]) / s.dt;
 }
 
+// The rigid motion over the step that best fits the `lead` nodes' own (least squares, Kabsch/Umeyama), as a map from a
+// position at the start of the step to one at its end. Held nodes bound to a deforming body turn and shift together,
+// and a free node between them must turn with them: their mean displacement alone let a turning waistband's held edges
+// sweep through a free node's edges (crowd, two steps left unresolved). With fewer than three nodes, or three in a
+// line, the turn is not determined: the mean displacement alone.
+struct RigidMotion {
+  Vec3 centre = Vec3::Zero(), shift = Vec3::Zero();  // the nodes' mean position at the start, mean displacement (m)
+  Mat3 turn = Mat3::Identity();
+  Vec3 operator()(const Vec3& x0) const { return centre + shift + turn * (x0 - centre); }
+};
+
+RigidMotion leadMotion(const CollisionState& s, const std::vector<int>& lead) {
+  RigidMotion m;
+  Eigen::Matrix3Xd from(3, lead.size()), to(3, lead.size());
+  for (size_t k = 0; k < lead.size(); ++k) {
+    from.col(long(k)) = s.x0[lead[k]], to.col(long(k)) = s.x1[lead[k]];
+    m.centre += s.x0[lead[k]], m.shift += s.x1[lead[k]] - s.x0[lead[k]];
+  }
+  m.centre /= double(lead.size());
+  m.shift /= double(lead.size());
+  if (lead.size() < 3) return m;
+  const Vec3 spread = Eigen::JacobiSVD<Eigen::Matrix3Xd>(from.colwise() - m.centre).singularValues();
+  if (!(spread[1] > 1e-3 * spread[0])) return m;  // in a line
+  m.turn = Eigen::umeyama(from, to, false).topLeftCorner<3, 3>();
+  return m;
+}
+
 // Free members of a zone with anchors (infinite mass). With obstacle faces among the anchors, each free member rides
 // the nearest of them, so the zone follows the obstacle's local motion, turning and bending parts included (where a
 // mean displacement lets a turning hand sweep through the cloth it holds). Otherwise (only handles, or obstacle
-// nodes without faces) the free members take the mean displacement of the obstacle members, else of the handles.
+// nodes without faces) the free members take the rigid motion that best fits the obstacle members', else the
+// handles'.
 void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<int>& anchors,
                    const std::vector<int>& free) {
   std::vector<int> obstacle;
@@ -68,12 +97,10 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
   }
   // A zone caught between a handle and a moving obstacle must go with the obstacle: obstacle members lead.
   const std::vector<int>& lead = obstacle.empty() ? anchors : obstacle;
-  Vec3 d = Vec3::Zero();
-  for (int n : lead) d += s.x1[n] - s.x0[n];
-  d /= double(lead.size());
+  const RigidMotion motion = leadMotion(s, lead);
   for (int n : free) {
-    s.x1[n] = s.x0[n] + d;
-    s.v[n] = d / s.dt;
+    s.x1[n] = motion(s.x0[n]);
+    s.v[n] = (s.x1[n] - s.x0[n]) / s.dt;
   }
 }
 

@@ -24,9 +24,10 @@ struct Zones {
 
 // Moves the zone `members` over the step. A zone touching an obstacle or a handle (a member of infinite mass) follows
 // it: each free member rides the nearest obstacle face with a corner in the zone (keeping its offset from the face,
-// turned with it), or, without such faces, takes the mean displacement of the obstacle members, or of the handle
-// members when it touches no obstacle. A free zone moves rigidly with its linear and angular momentum, which keeps
-// distances inside it and so creates no collision. Positions x1 and velocities v of the free members change; nothing
+// turned with it), or, without such faces, takes the rigid motion that best fits (least squares) the obstacle
+// members' motion, or the handle members' when it touches no obstacle (the mean displacement when they are fewer than
+// three or in a line). A free zone moves rigidly with its linear and angular momentum, which keeps distances inside it
+// and so creates no collision. Positions x1 and velocities v of the free members change; nothing
 // else.
 void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members);
 
