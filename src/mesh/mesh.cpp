@@ -3,15 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 namespace adacloth {
 namespace {
-
-uint64_t edgeKey(int a, int b) {
-  if (a > b) std::swap(a, b);
-  return (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
-}
 
 void clearDerived(Mesh& mesh) {
   mesh.edges.clear();
@@ -36,9 +30,18 @@ void linkVertsToNodes(Mesh& mesh) {
 
 // Creates edges in order of first appearance (face order, then corner order), so that edge numbering is a pure
 // function of the face list: determinism depends on it.
+//
+// The edges found so far are chained by their lower node (a node has a handful), which finds an edge faster than a
+// hash map: this runs after every remesh batch.
 void buildEdges(Mesh& mesh) {
-  std::unordered_map<uint64_t, int> edgeOfPair;
-  edgeOfPair.reserve(mesh.faces.size() * 2);
+  std::vector<int> firstEdgeAt(mesh.nodes.size(), -1), nextEdge;
+  nextEdge.reserve(mesh.faces.size() * 2);
+  auto findEdge = [&](int a, int b) {
+    const int lo = std::min(a, b), hi = std::max(a, b);
+    for (int e = firstEdgeAt[size_t(lo)]; e >= 0; e = nextEdge[size_t(e)])
+      if (std::max(mesh.edges[size_t(e)].nodes[0], mesh.edges[size_t(e)].nodes[1]) == hi) return e;
+    return -1;
+  };
   for (int f = 0; f < int(mesh.faces.size()); ++f) {
     Face& face = mesh.faces[f];
     for (int c = 0; c < 3; ++c) {
@@ -52,14 +55,18 @@ void buildEdges(Mesh& mesh) {
     for (int c = 0; c < 3; ++c) mesh.verts[face.verts[c]].faces.push_back(f);
     for (int c = 0; c < 3; ++c) {
       int a = n[c], b = n[(c + 1) % 3];
-      auto [it, inserted] = edgeOfPair.emplace(edgeKey(a, b), int(mesh.edges.size()));
-      if (inserted) {
+      int found = findEdge(a, b);
+      if (found < 0) {
+        found = int(mesh.edges.size());
         Edge e;
         e.nodes = {a, b};
         e.faces = {f, -1};
         mesh.edges.push_back(e);
+        const int lo = std::min(a, b);
+        nextEdge.push_back(firstEdgeAt[size_t(lo)]);
+        firstEdgeAt[size_t(lo)] = found;
       } else {
-        Edge& e = mesh.edges[it->second];
+        Edge& e = mesh.edges[size_t(found)];
         std::string pair = "(" + std::to_string(a) + ", " + std::to_string(b) + ")";
         if (e.faces[1] >= 0)
           throw MeshError("edge " + pair + " is shared by more than two faces (faces " + std::to_string(e.faces[0]) +
@@ -71,7 +78,7 @@ void buildEdges(Mesh& mesh) {
                           f);
         e.faces[1] = f;
       }
-      face.edges[c] = it->second;
+      face.edges[c] = found;
     }
   }
   for (int e = 0; e < int(mesh.edges.size()); ++e) {
