@@ -96,32 +96,45 @@ bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack) {
 
 bool tetsIntersect(const Tet& a, const Tet& b, double slack) { return overlap(polytopeOf(a), polytopeOf(b), slack); }
 
-TriangleSet::TriangleSet(std::vector<Triangle> triangles) : triangles_(std::move(triangles)) {
-  std::vector<Aabb> boxes;
-  boxes.reserve(triangles_.size());
+TriangleSet::TriangleSet(std::vector<Triangle> triangles, bool indexed) : triangles_(std::move(triangles)) {
+  boxes_.reserve(triangles_.size());
   for (const Triangle& t : triangles_) {
-    boxes.push_back(boxOf(t));
-    bounds_.add(boxes.back());
+    boxes_.push_back(boxOf(t));
+    bounds_.add(boxes_.back());
   }
-  tree_.build(boxes);
+  if (indexed) buildIndex();
 }
 
-TriangleSet TriangleSet::of(const Mesh& mesh) {
+void TriangleSet::buildIndex() {
+  if (indexed_) return;
+  tree_.build(boxes_);
+  indexed_ = true;
+}
+
+TriangleSet TriangleSet::of(const Mesh& mesh, bool indexed) {
   std::vector<Triangle> triangles(mesh.faces.size());
   for (size_t f = 0; f < mesh.faces.size(); ++f) {
     const Tri n = mesh.faceNodes(int(f));
     triangles[f] = {mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x};
   }
-  return TriangleSet(std::move(triangles));
+  return TriangleSet(std::move(triangles), indexed);
 }
 
 bool TriangleSet::reaches(const Tet& tet) const {
   const Aabb box = boxOf(tet);
   if (triangles_.empty() || !box.overlaps(bounds_)) return false;
+  auto reachesInto = [&](int i) {
+    const Triangle& t = triangles_[size_t(i)];
+    return sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t);
+  };
+  if (!indexed_) {
+    for (size_t i = 0; i < boxes_.size(); ++i)
+      if (boxes_[i].overlaps(box) && reachesInto(int(i))) return true;
+    return false;
+  }
   bool hit = false;
   tree_.query(box, [&](int i) {
-    const Triangle& t = triangles_[i];
-    if (!hit && sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t)) hit = true;
+    if (!hit && reachesInto(i)) hit = true;
   });
   return hit;
 }
@@ -142,11 +155,17 @@ void SweepGuard::beginBatch(const Mesh& mesh, int batch) {
 }
 
 bool SweepGuard::allow(const std::vector<Tet>& sweep) {
-  // Read lazily: split batches also begin with beginBatch() and never ask.
+  // Read lazily: split batches also begin with beginBatch() and never ask. The cloth is read again for every batch
+  // that asks, and the later flip passes ask a few times only: a scan of its boxes answers those sooner than a tree
+  // could be built, so the tree is built once a batch has asked about kScannedSweeps tetrahedra.
+  constexpr int kScannedSweeps = 16;
   if (checkOwn_ && mesh_ && ownBatch_ != batch_) {
-    own_ = TriangleSet::of(*mesh_);
+    own_ = TriangleSet::of(*mesh_, false);
     ownBatch_ = batch_;
+    ownQueries_ = 0;
   }
+  ownQueries_ += int(sweep.size());
+  if (checkOwn_ && ownQueries_ > kScannedSweeps) own_.buildIndex();
   for (const Tet& tet : sweep) {
     bool blocked = own_.reaches(tet);
     for (size_t k = 0; k < fixed_.size() && !blocked; ++k) blocked = fixed_[k]->reaches(tet);

@@ -28,20 +28,25 @@ using Triangle = std::array<Vec3, 3>;
 bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack = 1e-10);
 bool tetsIntersect(const Tet& a, const Tet& b, double slack = 1e-10);
 
-// Triangles in a bounding volume hierarchy, for sweep queries.
+// Triangles for sweep queries, in a bounding volume hierarchy or (unindexed, for a set asked only a few times before
+// it changes) scanned box by box: the answers are the same.
 class TriangleSet {
  public:
   TriangleSet() = default;
-  explicit TriangleSet(std::vector<Triangle> triangles);
+  explicit TriangleSet(std::vector<Triangle> triangles, bool indexed = true);
   // The faces of a cloth at its current node positions.
-  static TriangleSet of(const Mesh& mesh);
+  static TriangleSet of(const Mesh& mesh, bool indexed = true);
+  void buildIndex();
+  bool indexed() const { return indexed_; }
   // True when a triangle that shares at most one corner with `tet` (exact positions) reaches into it.
   bool reaches(const Tet& tet) const;
   const Aabb& bounds() const { return bounds_; }
 
  private:
   std::vector<Triangle> triangles_;
+  std::vector<Aabb> boxes_;
   Bvh tree_;
+  bool indexed_ = false;
   Aabb bounds_;
 };
 
@@ -68,7 +73,8 @@ class SweepGuard {
   const Mesh* mesh_ = nullptr;
   int batch_ = -1;     // of the current batch
   TriangleSet own_;
-  int ownBatch_ = -1;  // of the mesh state own_ was read from
+  int ownBatch_ = -1;    // of the mesh state own_ was read from
+  int ownQueries_ = 0;   // sweeps asked of own_ since it was read
   std::vector<std::pair<Aabb, Tet>> swept_;  // allowed in the current batch
   int refused_ = 0;
 };

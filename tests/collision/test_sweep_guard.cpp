@@ -2,6 +2,8 @@
 // obstacle without it.
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "collision/geometry.h"
 #include "collision/sweep_guard.h"
 #include "mesh/generators.h"
@@ -61,6 +63,33 @@ TEST_CASE("two tetrahedra: overlapping, sharing a corner only", "[collision]") {
   Tet mirrored = kUnitTet;
   for (Vec3& p : mirrored) p = -p;  // meets kUnitTet at the origin only
   CHECK_FALSE(tetsIntersect(kUnitTet, mirrored));
+}
+
+TEST_CASE("a triangle set answers the same with and without its tree", "[collision]") {
+  // 400 small triangles scattered in a 1 m box, some sharing corners with the tetrahedra asked about.
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0), small(-0.08, 0.08);
+  auto near = [&](const Vec3& p) { return Vec3(p + Vec3(small(random), small(random), small(random))); };
+  std::vector<Triangle> triangles;
+  std::vector<Vec3> corners;
+  for (int k = 0; k < 400; ++k) {
+    const Vec3 p(unit(random), unit(random), unit(random));
+    triangles.push_back({p, near(p), near(p)});
+    corners.push_back(p);
+  }
+  const TriangleSet indexed(triangles), scanned(triangles, false);
+  CHECK(indexed.indexed());
+  CHECK_FALSE(scanned.indexed());
+  int reached = 0;
+  for (int k = 0; k < 300; ++k) {
+    const Vec3 p = k % 3 == 0 ? corners[size_t(k)] : Vec3(unit(random), unit(random), unit(random));
+    const Tet tet = {p, near(p), near(p), near(p)};
+    const bool answer = indexed.reaches(tet);
+    CHECK(scanned.reaches(tet) == answer);
+    reached += answer;
+  }
+  CHECK(reached > 10);   // both answers occur
+  CHECK(reached < 290);
 }
 
 TEST_CASE("the sweep guard refuses sweeps into fixed triangles and into sweeps allowed earlier in the batch",
