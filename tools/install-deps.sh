@@ -7,9 +7,10 @@
 #   tools/install-deps.sh --extras   also ffmpeg and gnuplot, for tools/make_movie.sh and tools/plot_stats.sh
 set -euo pipefail
 
-# python3 runs tools/stress.py (the ctest label `stress`).
+# python3 runs tools/stress.py (the ctest label `stress`); clang, its libFuzzer runtime (libclang-rt-14-dev) and its
+# OpenMP (libomp-dev) build the fuzz targets of tools/fuzz.sh.
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libtinyobjloader-dev libspectra-dev
-          libbenchmark-dev libsuitesparse-dev libopenblas0-serial python3)
+          libbenchmark-dev libsuitesparse-dev libopenblas0-serial python3 clang libclang-rt-14-dev libomp-dev)
 if [[ "${1:-}" == "--extras" ]]; then packages+=(ffmpeg gnuplot-nox); fi
 
 missing=()

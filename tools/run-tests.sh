@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command (and CI's): install what is needed, build, run the whole test suite, then the unit
-# tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# tests once more under AddressSanitizer + UndefinedBehaviorSanitizer, then each input loader's fuzz target for 60 s
+# (tools/fuzz.sh; it first replays every crash found so far).
 #   tools/run-tests.sh              everything
 #   tools/run-tests.sh -L unit      only what ctest selects (any ctest arguments), no sanitizer pass
 set -euo pipefail
@@ -19,3 +20,6 @@ echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADACLOTH_SANITIZE=ON -DADACLOTH_BENCHMARKS=OFF >/dev/null
 cmake --build build-sanitize -j "$jobs"
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -L unit)
+
+echo "== input loaders under libFuzzer, 60 s each =="
+bash tools/fuzz.sh --seconds 60 --jobs "$jobs"

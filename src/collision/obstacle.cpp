@@ -222,7 +222,12 @@ void makeGroundSquare(double side, std::vector<Vec3>& x, std::vector<Tri>& faces
 }
 
 void readObstacleObj(const std::string& file, std::vector<Vec3>& x, std::vector<Tri>& faces) {
-  std::istringstream in(readFile(file));
+  parseObstacleObj(readFile(file), file, x, faces);
+}
+
+void parseObstacleObj(const std::string& text, const std::string& file, std::vector<Vec3>& x,
+                      std::vector<Tri>& faces) {
+  std::istringstream in(text);
   x.clear();
   faces.clear();
   std::string line;

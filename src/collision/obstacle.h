@@ -65,6 +65,9 @@ void makeGroundSquare(double side, std::vector<Vec3>& x, std::vector<Tri>& faces
 
 // Positions and triangles of an OBJ file (`v` and `f` only; polygons fan-triangulated). InputError on bad input.
 void readObstacleObj(const std::string& file, std::vector<Vec3>& x, std::vector<Tri>& faces);
+// The same from text; `file` names it in messages.
+void parseObstacleObj(const std::string& text, const std::string& file, std::vector<Vec3>& x,
+                      std::vector<Tri>& faces);
 
 // OBJ text of an obstacle pose (v and f lines), for OUT/obstacles/<name>_<frame:05d>.obj.
 std::string formatObstacleObj(const Obstacle& obstacle, const std::vector<Vec3>& x);
