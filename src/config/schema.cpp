@@ -227,18 +227,37 @@ Field oneOf(std::string name, std::vector<Field> alternatives, std::string doc) 
   return f;
 }
 
+namespace {
+
+// "<file>:<line>:<column>" of a byte offset into `text` (both 1-based).
+std::string placeOf(const std::string& text, size_t byte, const std::string& file) {
+  byte = std::min(byte, text.size());
+  size_t line = 1 + std::count(text.begin(), text.begin() + byte, '\n');
+  size_t lineStart = text.rfind('\n', byte == 0 ? 0 : byte - 1);
+  size_t column = byte - (lineStart == std::string::npos || byte == 0 ? 0 : lineStart + 1) + 1;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+}  // namespace
+
 Json parseJson(const std::string& text, const std::string& file) {
   try {
     return Json::parse(text);
   } catch (const Json::parse_error& e) {
-    size_t byte = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    size_t line = 1 + std::count(text.begin(), text.begin() + byte, '\n');
-    size_t lineStart = text.rfind('\n', byte == 0 ? 0 : byte - 1);
-    size_t column = byte - (lineStart == std::string::npos || byte == 0 ? 0 : lineStart + 1) + 1;
     std::string what = e.what();
     size_t colon = what.find(": ", what.find("column"));
     what = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw InputError(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": malformed JSON: " + what);
+    throw InputError(placeOf(text, e.byte == 0 ? 0 : e.byte - 1, file) + ": malformed JSON: " + what);
+  } catch (const Json::out_of_range& e) {
+    // The parser's only out_of_range: a number beyond the range of a double (406, "number overflow parsing
+    // '<token>'"). It carries no position, so the token is looked up in the text.
+    const std::string what = e.what();
+    const size_t open = what.find('\''), close = what.rfind('\'');
+    std::string token = open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    const size_t at = token.empty() ? std::string::npos : text.find(token);
+    if (token.size() > 40) token = token.substr(0, 37) + "...";
+    throw InputError((at == std::string::npos ? file : placeOf(text, at, file)) + ": malformed JSON: number '" +
+                     token + "' is beyond the range of a double");
   }
 }
 

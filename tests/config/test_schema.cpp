@@ -68,6 +68,10 @@ TEST_CASE("malformed JSON gives line and column", "[config]") {
   CHECK_THAT(errorOf("{\n  \"speed\": 1,\n  \"count\": ,\n}"), Catch::StartsWith("t.json:3:12: malformed JSON:"));
   CHECK_THAT(errorOf("{\"speed\": NaN}"), Catch::StartsWith("t.json:1:11: malformed JSON:"));
   CHECK_THAT(errorOf(""), Catch::StartsWith("t.json:1:1: malformed JSON:"));
+  // A number beyond the range of a double: nlohmann throws out_of_range, not parse_error (found by fuzz_shot).
+  CHECK(errorOf("{\n  \"speed\": 1e999\n}") == "t.json:2:12: malformed JSON: number '1e999' is beyond the range of a double");
+  CHECK_THAT(errorOf("{\"speed\": -" + std::string(400, '5') + "}"),
+             Catch::StartsWith("t.json:1:11: malformed JSON: number '-555"));
 }
 
 TEST_CASE("did-you-mean only suggests close words", "[config]") {
