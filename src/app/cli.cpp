@@ -45,10 +45,11 @@ const std::vector<Command>& commands() {
        runSchemaCommand},
       {"render", "draw the frames of an output folder to PNG (software rasterizer)",
        "usage: adacloth render OUT [--camera FILE] [--width W --height H] [--color material|view|sizing]\n"
-       "                           [--wireframe] [--frames A:B] [--threads T] [--quiet]\n"
+       "                           [--wireframe] [--frames A:B] [-o DIR] [--threads T] [--quiet]\n"
        "\n"
        "Reads OUT/shot.resolved.json and OUT/frames/<cloth>_<frame:05d>.obj (and OUT/obstacles/<name>_<frame:05d>.obj\n"
-       "if any) and writes OUT/render/<frame:05d>.png. Frame f is seen by the camera at time f / fps.\n"
+       "if any) and writes OUT/render/<frame:05d>.png (or DIR/<frame:05d>.png). Frame f is seen by the camera at time\n"
+       "f / fps.\n"
        "\n"
        "options:\n"
        "  --camera FILE     camera path (cameras/*.json; default: the shot's \"camera\")\n"
@@ -59,6 +60,7 @@ const std::vector<Command>& commands() {
        "                    sizing: mean edge length of each face, log scale from shortest (violet) to longest (yellow)\n"
        "  --wireframe       draw the cloth's edges (shows the adaptive mesh)\n"
        "  --frames A:B      only frames A..B (inclusive; A: and :B allowed)\n"
+       "  -o, --output DIR  folder for the PNGs (default OUT/render), e.g. OUT/render_view for a second rendering\n"
        "  --ground Y        ground plane height in metres (default: 1 mm below y = 0 or below the lowest point)\n"
        "  --no-ground       no ground plane\n"
        "  --threads T       OpenMP threads (default: all cores); images are identical at any count\n"
@@ -81,14 +83,17 @@ const std::vector<Command>& commands() {
        "exit codes: 0 same within tolerance, 1 different (or different sizes), 2 unreadable file\n",
        runCompareCommand},
       {"contact-sheet", "one PNG with thumbnails of the rendered frames of an output folder",
-       "usage: adacloth contact-sheet OUT [-o FILE] [--count N] [--columns C] [--thumb-width W]\n"
+       "usage: adacloth contact-sheet OUT [-o FILE] [--from DIR[,DIR...]] [--count N] [--columns C] [--thumb-width W]\n"
        "\n"
        "Reads OUT/render/*.png and writes a grid of thumbnails (default OUT/contact_sheet.png).\n"
        "\n"
        "options:\n"
        "  -o, --output FILE   where to write it\n"
+       "  --from DIRS         the folders of PNGs to use instead of OUT/render, comma-separated (relative ones inside\n"
+       "                      OUT); with several, each frame is shown once per folder, side by side in that order\n"
+       "                      (e.g. --from render,render_view: material colours next to view factors)\n"
        "  --count N           at most N frames, evenly spread, first and last included (default 24)\n"
-       "  --columns C         thumbnails per row (default 6)\n"
+       "  --columns C         thumbnails per row (default 6; with several folders a multiple of their number)\n"
        "  --thumb-width W     thumbnail width in pixels (default 240)\n",
        runContactSheetCommand},
       {"upsample", "learned upsampling: tracked training runs, training, evaluation (docs/upsampling.md)",

@@ -1,4 +1,5 @@
-// `adacloth render OUT`: draws the frames of a simulation output folder to OUT/render/<frame:05d>.png.
+// `adacloth render OUT`: draws the frames of a simulation output folder to OUT/render/<frame:05d>.png (or into the
+// folder given by --output).
 #include <omp.h>
 
 #include <algorithm>
@@ -126,9 +127,11 @@ GroundSetting parseGround(const Args& args) {
   return g;
 }
 
-void renderFrames(const ShotOutput& output, const CameraPath& camera, const std::optional<CameraPath>& viewPath,
-                  const std::vector<int>& frames, FrameStyle style, GroundSetting ground, Progress::Mode mode) {
-  fs::create_directories(output.folder / "render");
+// Draws `frames` of `output` into `folder` (NNNNN.png).
+void renderFrames(const ShotOutput& output, const fs::path& folder, const CameraPath& camera,
+                  const std::optional<CameraPath>& viewPath, const std::vector<int>& frames, FrameStyle style,
+                  GroundSetting ground, Progress::Mode mode) {
+  fs::create_directories(folder);
   Progress progress("render", mode);
   for (size_t i = 0; i < frames.size(); ++i) {
     const int frame = frames[i];
@@ -146,7 +149,7 @@ void renderFrames(const ShotOutput& output, const CameraPath& camera, const std:
     }
     for (RenderMesh& r : m.obstacles) meshes.push_back(std::move(r));
     if (ground.enabled) meshes.push_back(groundPlane(*ground.height, cam.eye, cam.far, 0.5, srgb(186, 184, 176)));
-    writePng(rasterize(meshes, cam), renderFrameFile(output.folder, frame));
+    writePng(rasterize(meshes, cam), folder / renderFrameFile(output.folder, frame).filename());
     progress.update(int(i + 1), int(frames.size()), "frame " + std::to_string(frame) + ", " + std::to_string(faces) +
                                                          " cloth faces");
   }
@@ -159,7 +162,8 @@ int runRenderCommand(int argc, char** argv) {
   Args args("render",
             {{"--camera", "", true}, {"--width", "", true}, {"--height", "", true}, {"--color", "", true},
              {"--wireframe", "", false}, {"--frames", "", true}, {"--threads", "", true}, {"--quiet", "-q", false},
-             {"--ground", "", true}, {"--no-ground", "", false}, {"--camera-schema", "", false}},
+             {"--ground", "", true}, {"--no-ground", "", false}, {"--camera-schema", "", false},
+             {"--output", "-o", true}},
             argc, argv, 2);
   if (args.has("--camera-schema")) {
     std::fputs(config::toMarkdown(cameraPathSchema(), "Camera path format").c_str(), stdout);
@@ -186,10 +190,13 @@ int runRenderCommand(int argc, char** argv) {
   }
   if (color == ColorMode::Sizing) style.edgeRange = edgeLengthRangeFromStats(output.folder, frames.front(), frames.back());
 
-  renderFrames(output, camera, viewPath, frames, style, ground,
+  // Another folder than OUT/render lets one output keep several renderings side by side (e.g. material colours and
+  // --color view, as tools/quickstart.sh does).
+  const fs::path folder = args.value("--output").value_or((output.folder / "render").string());
+  if (folder.empty()) throw InputError("adacloth render: --output: expected a folder, got ''");
+  renderFrames(output, folder, camera, viewPath, frames, style, ground,
                args.has("--quiet") ? Progress::Mode::Quiet : Progress::Mode::Auto);
-  if (!args.has("--quiet"))
-    std::fprintf(stderr, "render: %zu frame(s) in %s\n", frames.size(), (output.folder / "render").string().c_str());
+  if (!args.has("--quiet")) std::fprintf(stderr, "render: %zu frame(s) in %s\n", frames.size(), folder.string().c_str());
   return 0;
 }
 

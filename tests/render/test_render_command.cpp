@@ -85,6 +85,36 @@ TEST_CASE("render writes one PNG per frame of the camera's size", "[render]") {
   CHECK(readPng(out / "contact_sheet.png").width > 0);
 }
 
+TEST_CASE("render -o keeps a second rendering beside the first; contact-sheet --from shows them side by side",
+          "[render]") {
+  TempDir dir("adacloth_render_folders_test");
+  const fs::path out = dir.path / "out", log = dir.path / "log.txt";
+  writeOutputFolder(out, true);
+  REQUIRE(run("render " + out.string() + " --quiet", log) == 0);
+  REQUIRE(run("render " + out.string() + " --quiet --color view -o " + (out / "render_view").string(), log) == 0);
+  // The second rendering went to its own folder and left the first alone.
+  const Image material = readPng(out / "render" / "00001.png"), view = readPng(out / "render_view" / "00001.png");
+  CHECK(view.width == material.width);
+  CHECK(view.pixels != material.pixels);
+  // One folder: 2 thumbnails in a row; two folders: each frame twice, so twice as wide with the same thumbnails.
+  REQUIRE(run("contact-sheet " + out.string() + " -o " + (dir.path / "one.png").string() + " --thumb-width 40", log) ==
+          0);
+  REQUIRE(run("contact-sheet " + out.string() + " --from render,render_view -o " + (dir.path / "two.png").string() +
+                  " --thumb-width 40", log) == 0);
+  CHECK(readText(log).find("from 2 folders side by side") != std::string::npos);
+  const Image one = readPng(dir.path / "one.png"), two = readPng(dir.path / "two.png");
+  CHECK(one.width == 2 * 40 + 3 * 4);
+  CHECK(two.width == 4 * 40 + 5 * 4);
+  CHECK(two.height == one.height);
+  // A --from folder without the frames of the first is an input error that names it.
+  fs::create_directories(out / "partial");
+  fs::copy_file(out / "render" / "00000.png", out / "partial" / "00000.png");
+  CHECK(run("contact-sheet " + out.string() + " --from render,partial", log) == 2);
+  CHECK(readText(log).find("partial/00001.png: missing") != std::string::npos);
+  CHECK(run("contact-sheet " + out.string() + " --from render,", log) == 2);
+  CHECK(readText(log).find("--from: expected folder names separated by commas") != std::string::npos);
+}
+
 TEST_CASE("render: bad input exits with code 2 and a clear message", "[render]") {
   TempDir dir("adacloth_render_bad_test");
   const fs::path out = dir.path / "out", log = dir.path / "log.txt";
