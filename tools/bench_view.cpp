@@ -9,6 +9,12 @@
 //        bench_view --shots [frames] [SHOT.json ...]   (default 24 frames; conf/skirt_walk, cape_run, crowd,
 //        jump_cut): each shot of the view-dependent benchmark run view-dependently and with --no-view; faces and
 //        ms per frame summed over the shot's cloths, medians over frames 1..N.
+//        bench_view --film [frames] [SHOT.json ...]   (default: each shot's full length; conf/skirt_walk, cape_run,
+//        crowd): each character shot seen by its film camera (cameras/<shot>_film.json: a wide establishing shot, a
+//        medium shot, a close-up and a cut to the back) run three ways: view-dependent, --no-view, and uniform at the
+//        shot's size_min (the remesher with size [min, min]). Per run: faces and ms per frame, and the visible
+//        fidelity: the median on-screen length (pixels) of the cloth edges the camera sees, and the difference of
+//        material renders (every 6th frame) from the --no-view run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,12 +22,19 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/scene.h"
 #include "app/simulate.h"
+#include "config/camera_file.h"
 #include "config/shot.h"
+#include "config/shot_output.h"
 #include "io/atomic_file.h"
+#include "io/obj.h"
+#include "render/compare.h"
+#include "render/frame_scene.h"
+#include "view/view_factor_field.h"
 
 using namespace adacloth;
 namespace fs = std::filesystem;
@@ -127,6 +140,135 @@ int benchShots(int argc, char** argv) {
   return 0;
 }
 
+// --film: what the camera sees of each run.
+
+// The median on-screen length (pixels) of the cloth edges that `camera` sees in frame `frame` of `out` (an edge is
+// seen when one of its faces reaches into the frustum and both its ends lie beyond the near plane).
+std::vector<double> visibleEdgePixels(const fs::path& out, const Shot& shot, const Camera& camera, int frame) {
+  std::vector<double> lengths;
+  for (const ClothSpec& cloth : shot.cloths) {
+    const Mesh mesh = readObj(clothFrameFile(out, cloth.name, frame));
+    std::vector<char> seen(mesh.faces.size(), 0);
+    for (size_t f = 0; f < mesh.faces.size(); ++f) {
+      const Tri n = mesh.faceNodes(int(f));
+      seen[f] = faceInView(camera, mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x, ViewParams{});
+    }
+    for (const Edge& e : mesh.edges) {
+      if (!seen[e.faces[0]] && !(e.faces[1] >= 0 && seen[e.faces[1]])) continue;
+      const Vec3 &a = mesh.nodes[e.nodes[0]].x, &b = mesh.nodes[e.nodes[1]].x;
+      if (camera.depth(a) <= camera.near || camera.depth(b) <= camera.near) continue;
+      lengths.push_back((camera.project(a) - camera.project(b)).head<2>().norm());
+    }
+  }
+  return lengths;
+}
+
+// Frame `frame` of `out` drawn as `adacloth render` draws it in material colours (ground 1 mm below the lowest point).
+Image renderFrame(const fs::path& out, const Shot& shot, const Camera& camera, int frame) {
+  std::vector<RenderMesh> meshes;
+  double lowest = 0.0;
+  for (size_t c = 0; c < shot.cloths.size(); ++c) {
+    const Mesh mesh = readObj(clothFrameFile(out, shot.cloths[c].name, frame));
+    for (const Node& n : mesh.nodes) lowest = std::min(lowest, n.x.y());
+    meshes.push_back(clothRenderMesh(mesh, int(c), FrameStyle{}));
+  }
+  for (const fs::path& file : obstacleFrameFiles(out, frame)) meshes.push_back(obstacleRenderMesh(file));
+  meshes.push_back(groundPlane(lowest - 1e-3, camera.eye, camera.far, 0.5, srgb(186, 184, 176)));
+  return rasterize(meshes, camera);
+}
+
+struct FilmRun {
+  Figures figures;
+  double edgePixels = 0;              // median over frames of the median visible edge length (px)
+  double imageMean = 0, imageShare = 0;  // against the --no-view run: mean pixel difference (0..255), share > 16
+};
+
+enum class FilmMode { View, NoView, Uniform };
+
+FilmRun runFilm(const fs::path& file, const fs::path& camera, int frames, const fs::path& folder, FilmMode mode) {
+  Shot shot = loadShot(file);
+  shot.camera = camera;
+  if (mode == FilmMode::Uniform)
+    for (ClothSpec& cloth : shot.cloths) {
+      if (cloth.remeshing) cloth.remeshing->sizeMax = cloth.remeshing->sizeMin;
+      cloth.view.reset();
+    }
+  Scene scene = buildScene(shot);
+  RunOptions options;
+  const char* suffix = mode == FilmMode::View ? "_view" : mode == FilmMode::NoView ? "_plain" : "_uniform";
+  options.out = folder / (shot.name + suffix);
+  options.frames = frames;
+  options.progress = Progress::Mode::Quiet;
+  options.view = mode == FilmMode::View;
+  simulateShot(shot, scene, options);
+  FilmRun run;
+  run.figures = readStats(options.out / "stats.jsonl", true);
+  const CameraPath path = loadCameraPath(camera);
+  std::vector<double> perFrame;
+  for (int frame = 1; frame <= frames; ++frame) {
+    std::vector<double> lengths = visibleEdgePixels(options.out, shot, path.at(frame / shot.fps), frame);
+    if (!lengths.empty()) perFrame.push_back(median(lengths));
+  }
+  run.edgePixels = median(perFrame);
+  return run;
+}
+
+// Mean pixel difference and share of pixels differing by more than 16, over every 6th frame, of two runs' renders.
+std::pair<double, double> imageDifference(const fs::path& a, const fs::path& b, const Shot& shot,
+                                          const fs::path& camera, int frames) {
+  const CameraPath path = loadCameraPath(camera);
+  double mean = 0, share = 0;
+  int count = 0;
+  for (int frame = 6; frame <= frames; frame += 6, ++count) {
+    const Camera cam = path.at(frame / shot.fps);
+    const ImageDifference d = compareImages(renderFrame(a, shot, cam, frame), renderFrame(b, shot, cam, frame), 16);
+    mean += d.meanDifference;
+    share += d.shareAbove;
+  }
+  return count ? std::make_pair(mean / count, share / count) : std::make_pair(0.0, 0.0);
+}
+
+int benchFilm(int argc, char** argv) {
+  int frames = 0, first = 2;
+  if (argc > 2 && std::atoi(argv[2]) > 0) frames = std::atoi(argv[2]), first = 3;
+  std::vector<fs::path> shots;
+  for (int i = first; i < argc; ++i) shots.emplace_back(argv[i]);
+  if (shots.empty())
+    for (const char* name : {"skirt_walk", "cape_run", "crowd"})
+      shots.push_back(fs::path(ADACLOTH_SOURCE_DIR) / "conf" / (std::string(name) + ".json"));
+  const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view_film";
+  std::printf("character shots seen by their film cameras (medians over frames 1..N of sums over cloths)\n\n");
+  std::printf("| shot | run | frames | faces | ms / frame | visible edge (px) | image difference from --no-view "
+              "(mean, share > 16) |\n|---|---|---:|---:|---:|---:|---:|\n");
+  for (const fs::path& file : shots) {
+    const Shot shot = loadShot(file);
+    const fs::path camera = fs::path(ADACLOTH_SOURCE_DIR) / "cameras" / (shot.name + "_film.json");
+    const int n = frames > 0 ? frames : shot.frames;
+    const FilmRun plain = runFilm(file, camera, n, folder, FilmMode::NoView);
+    FilmRun view = runFilm(file, camera, n, folder, FilmMode::View);
+    FilmRun uniform = runFilm(file, camera, n, folder, FilmMode::Uniform);
+    std::tie(view.imageMean, view.imageShare) =
+        imageDifference(folder / (shot.name + "_view"), folder / (shot.name + "_plain"), shot, camera, n);
+    std::tie(uniform.imageMean, uniform.imageShare) =
+        imageDifference(folder / (shot.name + "_uniform"), folder / (shot.name + "_plain"), shot, camera, n);
+    auto row = [&](const char* name, const FilmRun& r, bool compared) {
+      char diff[64] = "–";
+      if (compared) std::snprintf(diff, sizeof diff, "%.1f, %.1f %%", r.imageMean, 100 * r.imageShare);
+      std::printf("| %s | %s | %d | %.0f | %.0f | %.1f | %s |\n", shot.name.c_str(), name, n, r.figures.faces,
+                  r.figures.msPerFrame, r.edgePixels, diff);
+    };
+    row("view-dependent", view, true);
+    row("--no-view", plain, false);
+    row("uniform at size_min", uniform, true);
+    std::printf("| %s | time --no-view / view | | %.2fx faces | %.2fx | | |\n", shot.name.c_str(),
+                plain.figures.faces / view.figures.faces, plain.figures.msPerFrame / view.figures.msPerFrame);
+    std::printf("| %s | time uniform / view | | %.2fx faces | %.2fx | | |\n", shot.name.c_str(),
+                uniform.figures.faces / view.figures.faces, uniform.figures.msPerFrame / view.figures.msPerFrame);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 void printRow(const char* name, const Figures& f) {
   std::printf("| %s | %.0f | %s | %.1f | %.1f | %.1f |\n", name, f.faces,
               f.visible >= 0 ? std::to_string(int(f.visible)).c_str() : "–", f.msPerFrame, f.sizingMs, f.remeshMs);
@@ -136,6 +278,7 @@ void printRow(const char* name, const Figures& f) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--shots") return benchShots(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "--film") return benchFilm(argc, argv);
   const int frames = argc > 1 ? std::atoi(argv[1]) : 48;
   const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view";
   fs::create_directories(folder);
