@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -92,39 +93,49 @@ Figures readStats(const fs::path& file, bool allCloths = false) {
   return {median(faces), visible.empty() ? -1.0 : median(visible), median(total), median(sizing), median(remesh)};
 }
 
-Figures run(const std::string& text, const fs::path& folder, bool view) {
-  const Shot shot = parseShot(text, folder / "shot.json");
+// Runs `shot` through the real frame loop into `out` for `frames` frames, view-dependently or not, quietly.
+void simulateQuietly(const Shot& shot, const fs::path& out, int frames, bool view) {
   Scene scene = buildScene(shot);
   RunOptions options;
-  options.out = folder / (view ? "out_view" : "out_plain");
-  options.frames = shot.frames;
+  options.out = out;
+  options.frames = frames;
   options.progress = Progress::Mode::Quiet;
   options.view = view;
   simulateShot(shot, scene, options);
-  return readStats(options.out / "stats.jsonl");
+}
+
+Figures run(const std::string& text, const fs::path& folder, bool view) {
+  const Shot shot = parseShot(text, folder / "shot.json");
+  const fs::path out = folder / (view ? "out_view" : "out_plain");
+  simulateQuietly(shot, out, shot.frames, view);
+  return readStats(out / "stats.jsonl");
 }
 
 // One conf/ shot, view-dependent or not, for `frames` frames.
 Figures runShotFile(const fs::path& file, int frames, const fs::path& folder, bool view) {
   const Shot shot = loadShot(file);
-  Scene scene = buildScene(shot);
-  RunOptions options;
-  options.out = folder / (shot.name + (view ? "_view" : "_plain"));
-  options.frames = frames;
-  options.progress = Progress::Mode::Quiet;
-  options.view = view;
-  simulateShot(shot, scene, options);
-  return readStats(options.out / "stats.jsonl", true);
+  const fs::path out = folder / (shot.name + (view ? "_view" : "_plain"));
+  simulateQuietly(shot, out, frames, view);
+  return readStats(out / "stats.jsonl", true);
 }
 
-int benchShots(int argc, char** argv) {
-  int frames = 24, first = 2;
+// The arguments after "--shots" / "--film": an optional frame count (else `frames`), then shot files (else the
+// conf/ shots named in `defaults`).
+std::vector<fs::path> shotArguments(int argc, char** argv, std::initializer_list<const char*> defaults, int& frames) {
+  int first = 2;
   if (argc > 2 && std::atoi(argv[2]) > 0) frames = std::atoi(argv[2]), first = 3;
   std::vector<fs::path> shots;
   for (int i = first; i < argc; ++i) shots.emplace_back(argv[i]);
   if (shots.empty())
-    for (const char* name : {"skirt_walk", "cape_run", "crowd", "jump_cut"})
+    for (const char* name : defaults)
       shots.push_back(fs::path(ADACLOTH_SOURCE_DIR) / "conf" / (std::string(name) + ".json"));
+  return shots;
+}
+
+int benchShots(int argc, char** argv) {
+  int frames = 24;
+  const std::vector<fs::path> shots =
+      shotArguments(argc, argv, {"skirt_walk", "cape_run", "crowd", "jump_cut"}, frames);
   const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view_shots";
   std::printf("view-dependent benchmark shots, %d frames (medians over frames 1..%d of sums over cloths)\n\n", frames,
               frames);
@@ -193,20 +204,15 @@ FilmRun runFilm(const fs::path& file, const fs::path& camera, int frames, const 
       if (cloth.remeshing) cloth.remeshing->sizeMax = cloth.remeshing->sizeMin;
       cloth.view.reset();
     }
-  Scene scene = buildScene(shot);
-  RunOptions options;
   const char* suffix = mode == FilmMode::View ? "_view" : mode == FilmMode::NoView ? "_plain" : "_uniform";
-  options.out = folder / (shot.name + suffix);
-  options.frames = frames;
-  options.progress = Progress::Mode::Quiet;
-  options.view = mode == FilmMode::View;
-  simulateShot(shot, scene, options);
+  const fs::path out = folder / (shot.name + suffix);
+  simulateQuietly(shot, out, frames, mode == FilmMode::View);
   FilmRun run;
-  run.figures = readStats(options.out / "stats.jsonl", true);
+  run.figures = readStats(out / "stats.jsonl", true);
   const CameraPath path = loadCameraPath(camera);
   std::vector<double> perFrame;
   for (int frame = 1; frame <= frames; ++frame) {
-    std::vector<double> lengths = visibleEdgePixels(options.out, shot, path.at(frame / shot.fps), frame);
+    std::vector<double> lengths = visibleEdgePixels(out, shot, path.at(frame / shot.fps), frame);
     if (!lengths.empty()) perFrame.push_back(median(lengths));
   }
   run.edgePixels = median(perFrame);
@@ -229,13 +235,8 @@ std::pair<double, double> imageDifference(const fs::path& a, const fs::path& b, 
 }
 
 int benchFilm(int argc, char** argv) {
-  int frames = 0, first = 2;
-  if (argc > 2 && std::atoi(argv[2]) > 0) frames = std::atoi(argv[2]), first = 3;
-  std::vector<fs::path> shots;
-  for (int i = first; i < argc; ++i) shots.emplace_back(argv[i]);
-  if (shots.empty())
-    for (const char* name : {"skirt_walk", "cape_run", "crowd"})
-      shots.push_back(fs::path(ADACLOTH_SOURCE_DIR) / "conf" / (std::string(name) + ".json"));
+  int frames = 0;  // 0: each shot's own length
+  const std::vector<fs::path> shots = shotArguments(argc, argv, {"skirt_walk", "cape_run", "crowd"}, frames);
   const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view_film";
   std::printf("character shots seen by their film cameras (medians over frames 1..N of sums over cloths)\n\n");
   std::printf("| shot | run | frames | faces | ms / frame | visible edge (px) | image difference from --no-view "
