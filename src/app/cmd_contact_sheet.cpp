@@ -37,7 +37,8 @@ std::vector<fs::path> sourceFolders(const Args& args, const fs::path& out) {
     const size_t comma = std::min(from->find(',', start), from->size());
     const fs::path name = from->substr(start, comma - start);
     if (name.empty())
-      throw InputError("adacloth contact-sheet: --from: expected folder names separated by commas, got '" + *from + "'");
+      throw InputError("adacloth contact-sheet: --from: expected folder names separated by commas, got '" + *from +
+                       "'");
     folders.push_back(name.is_absolute() ? name : out / name);
     start = comma + 1;
   }

@@ -196,7 +196,8 @@ int runRenderCommand(int argc, char** argv) {
   if (folder.empty()) throw InputError("adacloth render: --output: expected a folder, got ''");
   renderFrames(output, folder, camera, viewPath, frames, style, ground,
                args.has("--quiet") ? Progress::Mode::Quiet : Progress::Mode::Auto);
-  if (!args.has("--quiet")) std::fprintf(stderr, "render: %zu frame(s) in %s\n", frames.size(), folder.string().c_str());
+  if (!args.has("--quiet"))
+    std::fprintf(stderr, "render: %zu frame(s) in %s\n", frames.size(), folder.string().c_str());
   return 0;
 }
 
