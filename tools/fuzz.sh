@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes adacloth's input loaders with libFuzzer (tools/fuzz/fuzz_*.cpp): the cloth OBJ reader, the obstacle OBJ
-# reader, the shot JSON (schema and resolution) and camera path files. Builds them with Clang, AddressSanitizer and
-# UndefinedBehaviorSanitizer into build-fuzz/ (or $FUZZ_BUILD_DIR), first replays every input kept in
-# tests/data/fuzz/<target>/ (the crashes found so far, now fixed: a regression check), then runs each target for the
-# given time from a seed corpus of the project's own files (conf/, meshes/, cameras/).
+# reader, the shot JSON (schema and resolution), camera path files and checkpoint files. Builds them with Clang,
+# AddressSanitizer and UndefinedBehaviorSanitizer into build-fuzz/ (or $FUZZ_BUILD_DIR), first replays every input
+# kept in tests/data/fuzz/<target>/ (the crashes found so far, now fixed: a regression check), then runs each target
+# for the given time from a seed corpus of the project's own files (conf/, meshes/, cameras/; checkpoints of a short
+# run of tools/fuzz/checkpoint_shot.json).
 #   tools/fuzz.sh                     every target for 60 s
 #   tools/fuzz.sh --seconds 600       longer
 #   tools/fuzz.sh --only shot         the targets whose name contains "shot"
@@ -47,9 +48,17 @@ seeds_of() {
     fuzz_obstacle_obj) ls meshes/*.obj meshes/mannequin_walk/*_0000.obj meshes/mannequin_run/*_0000.obj ;;
     fuzz_shot) ls conf/*.json conf/upsample/*.json conf/materials/*.json ;;
     fuzz_camera) ls cameras/*.json ;;
+    fuzz_checkpoint) ls "$build"/checkpoint-seeds/checkpoints/*.ckpt ;;
   esac
 }
-max_len_of() { case "$1" in *obj) echo 4096 ;; *) echo 16384 ;; esac; }
+max_len_of() { case "$1" in *obj) echo 4096 ;; *checkpoint) echo 65536 ;; *) echo 16384 ;; esac; }
+
+# The checkpoint target's seeds are the checkpoints of a short run of its shot, made by this build's adacloth (so
+# they always have the current format).
+if [[ " ${targets[*]} " == *" fuzz_checkpoint "* ]]; then
+  cmake --build "$build" -j "$(nproc)" --target adacloth
+  "$build/adacloth" simulate tools/fuzz/checkpoint_shot.json -o "$build/checkpoint-seeds" --quiet
+fi
 
 mkdir -p "$build/artifacts" "$build/logs"
 run_target() {

@@ -13,22 +13,30 @@ namespace {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"simulate", "run a shot and write frames, stats and the resolved shot",
-       "usage: adacloth simulate SHOT.json [-o OUT] [--frames N] [--threads T] [--no-view] [--quiet]\n"
+       "usage: adacloth simulate SHOT.json [-o OUT] [--frames N] [--threads T] [--no-view] [--resume]\n"
+       "                                   [--checkpoint-every N] [--quiet]\n"
        "\n"
        "Runs the shot and writes OUT (default: out/<shot name>):\n"
        "  OUT/frames/<cloth>_<frame:05d>.obj   cloth meshes (v = world positions, vt = material coordinates)\n"
        "  OUT/stats.jsonl                      one JSON object per frame (faces, edge lengths, ms per phase)\n"
        "  OUT/shot.resolved.json               the shot with every default filled in\n"
-       "Frames, stats, renders and movies left in OUT by an earlier run are removed first (nothing else).\n"
+       "  OUT/checkpoints/frame_<frame:05d>.ckpt  the whole state every checkpoint.every frames (default 10)\n"
+       "Frames, stats, checkpoints, renders and movies left in OUT by an earlier run are removed first (nothing\n"
+       "else), unless --resume.\n"
        "\n"
        "options:\n"
        "  -o, --out OUT     output folder\n"
        "  --frames N        simulate N frames after frame 0 (default: the shot's \"frames\")\n"
        "  --threads T       OpenMP threads (default: all cores); results are identical at any count\n"
        "  --no-view         ignore every cloth's \"view\" (view-independent run, for comparisons)\n"
+       "  --resume          continue an interrupted run from the newest checkpoint in OUT/checkpoints (none: start\n"
+       "                    at frame 0); frames and stats.jsonl come out byte-identical to an uninterrupted run (but\n"
+       "                    for wall times). Give the same shot and --no-view; --frames may be larger than before\n"
+       "  --checkpoint-every N  a checkpoint every N frames (0: none), instead of the shot's checkpoint.every\n"
        "  --quiet           no progress on stderr\n"
        "\n"
-       "exit codes: 0 done, 2 bad input (nothing written), 3 the simulation failed (frames so far are kept)\n",
+       "exit codes: 0 done, 2 bad input (nothing written; with --resume also a corrupt checkpoint or one of\n"
+       "another shot), 3 the simulation failed (frames so far are kept)\n",
        runSimulateCommand},
       {"info", "validate a shot and print a summary",
        "usage: adacloth info SHOT.json\n"

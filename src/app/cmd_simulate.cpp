@@ -14,14 +14,16 @@ namespace adacloth {
 int runSimulateCommand(int argc, char** argv) {
   Args args("simulate",
             {{"--out", "-o", true}, {"--frames", "", true}, {"--threads", "", true}, {"--quiet", "-q", false},
-             {"--no-view", "", false}},
+             {"--no-view", "", false}, {"--resume", "", false}, {"--checkpoint-every", "", true}},
             argc, argv, 2);
   args.expectPositionals(1, "one shot file");
   std::optional<int> frames = args.integer("--frames", 0, 10000000);
   std::optional<int> threads = args.integer("--threads", 1, 1024);
+  std::optional<int> checkpointEvery = args.integer("--checkpoint-every", 0, 10000000);
 
   // Everything is read and checked before the output folder is touched: bad input leaves nothing behind.
   Shot shot = loadShot(args.positionals()[0]);
+  if (checkpointEvery) shot.checkpoint.every = *checkpointEvery;
   Scene scene = buildScene(shot);
   loadShotCamera(shot);  // a broken camera file is bad input too: reject it before writing anything
 
@@ -30,6 +32,7 @@ int runSimulateCommand(int argc, char** argv) {
   options.frames = frames.value_or(shot.frames);
   options.progress = args.has("--quiet") ? Progress::Mode::Quiet : Progress::Mode::Auto;
   options.view = !args.has("--no-view");
+  options.resume = args.has("--resume");
   if (threads) omp_set_num_threads(*threads);
 
   simulateShot(shot, scene, options);

@@ -1,5 +1,6 @@
 #pragma once
 // The simulated world built from a shot: cloth meshes in their initial state, ready for the frame loop.
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,9 @@ struct Scene {
   ObstaclePoses obstaclePoses;      // poses of `obstacles`, computed once per time asked for
   // The obstacles at the end of the latest step, for the step's obstacle contacts (moved from step to step).
   std::optional<ObstacleField> contactField;
+  // Time (s) of the poses the contact field was built at (NaN: none yet). A moved field answers like a new one only
+  // up to rounding (its trees keep the build's shape), so a resumed run rebuilds it at this time and moves it on.
+  double contactFieldBuiltAt = std::numeric_limits<double>::quiet_NaN();
   double time = 0.0;  // s
   std::optional<CameraPath> camera;  // the shot's camera path, loaded when a cloth has `view`
 };

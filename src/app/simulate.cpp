@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 
+#include "app/checkpoint.h"
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
 #include "collision/sweep_guard.h"
@@ -340,6 +341,89 @@ std::vector<ObstacleContact> predictedObstacleContacts(const Mesh& mesh, const O
   return contacts;
 }
 
+// The frame of an output file named <name>_<frame:05d>.<ext> or <frame:05d>.<ext> (-1 for any other name).
+int frameOfOutputFile(const std::filesystem::path& file) {
+  const std::string stem = file.stem().string();
+  const size_t underscore = stem.rfind('_');
+  const std::string digits = underscore == std::string::npos ? stem : stem.substr(underscore + 1);
+  if (digits.size() < 5 || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::stoi(digits);
+}
+
+// A file that an interrupted atomic write left behind: <name>.tmp<pid> (io/atomic_file.h).
+bool isInterruptedWrite(const std::filesystem::path& file) {
+  const std::string ext = file.extension().string();
+  return ext.size() > 4 && ext.compare(0, 4, ".tmp") == 0 &&
+         ext.find_first_not_of("0123456789", 4) == std::string::npos;
+}
+
+// Removes a run's outputs of the frames after `frame` (-1: all of them) in frames/, render/, obstacles/ and
+// checkpoints/, files that interrupted writes left there, and what was made from the frames (movie, contact sheet,
+// stats plot). The user's own files stay.
+void removeOutputAfter(const std::filesystem::path& out, int frame) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const char* sub : {"frames", "render", "obstacles", "checkpoints"}) {
+    if (!fs::is_directory(out / sub, ec)) continue;
+    for (const auto& entry : fs::directory_iterator(out / sub)) {
+      const auto ext = entry.path().extension();
+      const bool output = ext == ".obj" || ext == ".png" || ext == ".ckpt";
+      if ((output && frameOfOutputFile(entry.path()) > frame) || isInterruptedWrite(entry.path()))
+        fs::remove(entry.path());
+    }
+  }
+  for (const char* file : {"movie.mp4", "contact_sheet.png", "stats.png"}) fs::remove(out / file, ec);
+}
+
+// The lines of OUT/stats.jsonl for frames 0..frame, as they are. InputError when one is missing: the folder then does
+// not hold the run that wrote the checkpoint.
+std::string statsUpTo(const std::filesystem::path& file, int frame) {
+  std::error_code ec;
+  const std::string text = std::filesystem::exists(file, ec) ? readFile(file) : std::string();
+  std::string kept;
+  int next = 0;
+  for (size_t pos = 0; next <= frame && pos < text.size();) {
+    const size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a line cut short by the interruption
+    const std::string line = text.substr(pos, end - pos);
+    const Json j = Json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("frame") || j["frame"] != next) break;
+    kept += line + "\n";
+    ++next, pos = end + 1;
+  }
+  if (next <= frame)
+    throw InputError(file.string() + ": has no stats line for frame " + std::to_string(next) +
+                     ", so the run cannot resume after frame " + std::to_string(frame) +
+                     " (run without --resume to start again)");
+  return kept;
+}
+
+// Restores the newest checkpoint of OUT into `scene` and trims OUT to its frame. Returns the first frame to simulate
+// (0 when OUT holds no checkpoint: the run starts afresh). Everything is checked before OUT is touched.
+int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_t fingerprint) {
+  const auto checkpoints = listCheckpoints(options.out);
+  const bool talk = options.progress != Progress::Mode::Quiet;
+  if (checkpoints.empty()) {
+    if (talk) std::fprintf(stderr, "resume: no checkpoint in %s; starting at frame 0\n", options.out.c_str());
+    return 0;
+  }
+  const auto& [number, file] = checkpoints.back();
+  const std::string bytes = readFile(file);
+  const int frame = checkpointFrame(bytes, file.string(), fingerprint);
+  if (frame != number)
+    throw InputError(file.string() + ": holds frame " + std::to_string(frame) + ", not the frame its name says");
+  if (frame > options.frames)
+    throw InputError(file.string() + ": the checkpoint is after frame " + std::to_string(options.frames) +
+                     ", the last frame of this run (shot \"" + shot.name + "\"; see --frames)");
+  const std::string stats = statsUpTo(options.out / "stats.jsonl", frame);
+  restoreCheckpoint(bytes, file.string(), fingerprint, scene);
+  removeOutputAfter(options.out, frame);
+  writeFileAtomically(options.out / "stats.jsonl", stats);
+  if (talk) std::fprintf(stderr, "resume: continuing after frame %d (%s)\n", frame, file.c_str());
+  return frame + 1;
+}
+
 }  // namespace
 
 void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report) {
@@ -351,7 +435,10 @@ void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport&
     const ObstacleField* endField = nullptr;
     if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactStiffness > 0) {
       const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + shot.stepTime());
-      if (!scene.contactField || !scene.contactField->moveTo(endPoses)) scene.contactField.emplace(endPoses);
+      if (!scene.contactField || !scene.contactField->moveTo(endPoses)) {
+        scene.contactField.emplace(endPoses);
+        scene.contactFieldBuiltAt = t0 + shot.stepTime();
+      }
       endField = &*scene.contactField;
     }
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
@@ -380,15 +467,8 @@ void prepareOutputFolder(const std::filesystem::path& out) {
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw InputError(out.string() + ": the output folder is a file");
-  for (const char* sub : {"frames", "render", "obstacles"}) {
-    if (!fs::is_directory(out / sub, ec)) continue;
-    for (const auto& entry : fs::directory_iterator(out / sub)) {
-      auto ext = entry.path().extension();
-      if (ext == ".obj" || ext == ".png") fs::remove(entry.path());
-    }
-  }
-  // Files made from an earlier run's frames (stats, movie, contact sheet, stats plot) would be stale.
-  for (const char* file : {"stats.jsonl", "movie.mp4", "contact_sheet.png", "stats.png"}) fs::remove(out / file, ec);
+  removeOutputAfter(out, -1);
+  fs::remove(out / "stats.jsonl", ec);
   fs::create_directories(out / "frames", ec);
   if (ec) throw std::runtime_error(out.string() + ": cannot create the output folder (" + ec.message() + ")");
 }
@@ -406,11 +486,13 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
 }
 
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
-  prepareOutputFolder(options.out);
+  const uint64_t fingerprint = simulationFingerprint(shot, scene, options.view);
+  const int first = options.resume ? resumeRun(shot, scene, options, fingerprint) : 0;
+  if (first == 0) prepareOutputFolder(options.out);
   writeFileAtomically(options.out / "shot.resolved.json", shot.resolved.dump(2) + "\n");
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
-  for (int frame = 0; frame <= options.frames; ++frame) {
+  for (int frame = first; frame <= options.frames; ++frame) {
     const auto start = Clock::now();
     FrameReport report(scene.cloths.size());
     if (frame > 0) {
@@ -439,6 +521,10 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
       line["wall_ms"] = wallTimesJson(report, msSince(start));
       appendLine(statsFile, line);
     }
+    // After the stats line: a checkpoint never runs ahead of the stats it resumes after.
+    const int every = shot.checkpoint.every;
+    if (every > 0 && frame > 0 && (frame % every == 0 || frame == options.frames))
+      writeCheckpoint(options.out, scene, frame, fingerprint, shot.checkpoint.keep);
     progress.update(frame, options.frames, progressDetail(scene));
   }
   progress.finish();

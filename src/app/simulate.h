@@ -14,10 +14,11 @@ struct RunOptions {
   int frames = 0;                // frames to simulate after frame 0
   Progress::Mode progress = Progress::Mode::Auto;
   bool view = true;              // false (`--no-view`): ignore every cloth's `view`, simulate view-independently
+  bool resume = false;           // continue from the newest checkpoint in OUT/checkpoints (`--resume`)
 };
 
-// Clears what an earlier run left in `out` (frames, obstacles, stats, renders, movie, contact sheet, stats plot;
-// nothing else) and creates the layout.
+// Clears what an earlier run left in `out` (frames, obstacles, stats, checkpoints, renders, movie, contact sheet,
+// stats plot; nothing else) and creates the layout.
 void prepareOutputFolder(const std::filesystem::path& out);
 
 // Output file of one cloth at one frame: OUT/frames/<cloth>_<frame:05d>.obj.
@@ -32,7 +33,11 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
 // to `report` (one ClothCounters per cloth). Used by `upsample track`, which runs two scenes in lockstep.
 void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report);
 
-// Runs the shot. Throws SimulationError when the state becomes invalid; every frame written before stays.
+// Runs the shot, writing a checkpoint every `shot.checkpoint.every` frames and after the last. With
+// `options.resume`, first restores the newest checkpoint in OUT (none: starts at frame 0) and continues after its
+// frame, keeping the frames and stats lines up to it; the result is byte-identical to an uninterrupted run (but for
+// wall times). Throws InputError (nothing touched) when the checkpoint is corrupt, of another simulation, or OUT's
+// stats do not reach its frame; SimulationError when the state becomes invalid (every frame written before stays).
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options);
 
 }  // namespace adacloth

@@ -49,6 +49,13 @@ struct ClothSpec {
   std::optional<UpsampleSpec> upsample;  // fixed-topology output OUT/frames/<cloth>_out_<frame>.obj
 };
 
+// Checkpoints of a run (`checkpoint`; docs/design.md §8): the whole simulation state, written every `every` frames
+// into OUT/checkpoints/ so that `simulate --resume` can continue an interrupted run with the same bytes.
+struct CheckpointSpec {
+  int every = 10;  // frames between checkpoints; 0: none
+  int keep = 2;    // newest checkpoints kept (older ones are removed as new ones are written)
+};
+
 struct Shot {
   fs::path file;        // the shot file as given
   std::string name;     // "name", or the file's stem
@@ -59,6 +66,7 @@ struct Shot {
   std::vector<ObstacleSpec> obstacles;
   CollisionParams collision;
   int stepsPerFrame = 4;
+  CheckpointSpec checkpoint;
   StepSettings dynamics;  // gravity, wind, the linear solve and the blow-up guard (docs/design.md §5)
   config::Json resolved;  // the whole shot with every default filled in (written to OUT/shot.resolved.json)
 

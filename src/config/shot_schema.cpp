@@ -223,6 +223,20 @@ Field windSchema() {
      "is air resistance.").defaults(Json::object());
 }
 
+Field checkpointSchema() {
+  const Defaults& d = defaults();
+  return object("checkpoint", {
+      integer("every", "Frames between checkpoints (the first after frame `every`); 0 writes none.").atLeast(0)
+          .defaults(d.shot.checkpoint.every),
+      integer("keep", "Newest checkpoints kept; older ones are removed as new ones are written.").atLeast(1)
+          .defaults(d.shot.checkpoint.keep),
+  }, "Checkpoints: the whole state of the simulation (meshes with material coordinates, velocities, handles and "
+     "bindings, solver state, time), written atomically to OUT/checkpoints/frame_<frame:05d>.ckpt after the frame "
+     "is written. `adacloth simulate SHOT -o OUT --resume` continues from the newest one; the resumed run's frames "
+     "and stats are byte-identical to an uninterrupted run's (but for wall times). They do not change the "
+     "simulation.").defaults(Json::object());
+}
+
 Field clothSchema() {
   return object("cloth", {
       string("name", "Identifier used in output file names (letters, digits, '_' and '-'); defaults to cloth<i>.")
@@ -287,6 +301,7 @@ Field buildShotSchema() {
       windSchema(),
       obstaclesSchema(),
       collisionSchema(),
+      checkpointSchema(),
   }, "A shot file (conf/*.json) describes one simulation: its cloths, obstacles and camera. Paths are relative to "
      "the shot file. Units are SI (metres, seconds, kilograms) unless a key says otherwise (`_deg`: degrees). "
      "Unknown keys are errors.");

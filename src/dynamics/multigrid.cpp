@@ -290,3 +290,108 @@ std::vector<int> Multigrid::levelSizes() const {
 }
 
 }  // namespace adacloth
+
+namespace adacloth {
+namespace {
+
+void saveMatrix(BinaryWriter& out, RowMatrix m) {
+  m.makeCompressed();
+  out.u64(uint64_t(m.rows()));
+  out.u64(uint64_t(m.cols()));
+  out.ints(std::vector<int>(m.outerIndexPtr(), m.outerIndexPtr() + m.rows() + 1));
+  out.ints(std::vector<int>(m.innerIndexPtr(), m.innerIndexPtr() + m.nonZeros()));
+  out.doubles(std::vector<double>(m.valuePtr(), m.valuePtr() + m.nonZeros()));
+}
+
+// A compressed row-major matrix whose structure is checked: row starts non-decreasing from 0 to the entry count,
+// column indices in range and increasing within each row.
+RowMatrix loadMatrix(BinaryReader& in, const char* field) {
+  const uint64_t rows = in.u64(field), cols = in.u64(field);
+  const std::vector<int> outer = in.ints(field), inner = in.ints(field);
+  const std::vector<double> values = in.doubles(field);
+  // Every matrix of a hierarchy has at most as many columns as rows (square, or a prolongator to a coarser level):
+  // this also bounds what a transpose allocates by the file's size.
+  if (rows > uint64_t(1) << 30 || cols > rows || outer.size() != rows + 1 || outer.front() != 0 ||
+      size_t(outer.back()) != inner.size() || inner.size() != values.size())
+    in.fail(std::string(field) + ": inconsistent sparse matrix sizes");
+  for (uint64_t r = 0; r < rows; ++r) {
+    if (outer[r + 1] < outer[r]) in.fail(std::string(field) + ": row starts decrease");
+    for (int k = outer[r]; k < outer[r + 1]; ++k)
+      if (inner[k] < 0 || uint64_t(inner[k]) >= cols || (k > outer[r] && inner[k] <= inner[k - 1]))
+        in.fail(std::string(field) + ": column index out of order or range");
+  }
+  RowMatrix m{Eigen::Index(rows), Eigen::Index(cols)};
+  m.resizeNonZeros(Eigen::Index(values.size()));
+  std::copy(outer.begin(), outer.end(), m.outerIndexPtr());
+  std::copy(inner.begin(), inner.end(), m.innerIndexPtr());
+  std::copy(values.begin(), values.end(), m.valuePtr());
+  return m;
+}
+
+bool multiplies(const RowMatrix& left, const RowMatrix& right) { return left.cols() == right.rows(); }
+
+}  // namespace
+
+void Multigrid::save(BinaryWriter& out) const {
+  const Impl& m = *impl_;
+  out.u8(m.built ? 1 : 0);
+  if (!m.built) return;
+  out.chars(m.fixed);
+  out.ints(m.pairNodes);
+  out.ints(m.slot);
+  out.i32(m.freeNodes);
+  out.f64(m.omega0);
+  saveMatrix(out, m.P0);
+  out.u64(m.coarse.size());
+  for (const Impl::Level& level : m.coarse) {
+    saveMatrix(out, level.A);
+    saveMatrix(out, level.Dinv);
+    out.f64(level.omega);
+    saveMatrix(out, level.P);
+  }
+}
+
+void Multigrid::load(BinaryReader& in) {
+  impl_ = std::make_unique<Impl>();
+  auto fresh = std::make_unique<Impl>();
+  Impl& m = *fresh;
+  if (!in.u8("multigrid.built")) return;
+  m.fixed = in.chars("multigrid.fixed");
+  m.pairNodes = in.ints("multigrid.pair_nodes");
+  m.slot = in.ints("multigrid.slot");
+  m.freeNodes = in.i32("multigrid.free_nodes");
+  m.omega0 = in.f64("multigrid.omega");
+  m.P0 = loadMatrix(in, "multigrid.P0");
+  m.P0t = m.P0.transpose();
+  // The slots number the free nodes in order; anything else is not a hierarchy this code built.
+  int next = 0;
+  if (m.slot.size() != m.fixed.size() || m.pairNodes.size() % 2) in.fail("multigrid: inconsistent node arrays");
+  for (size_t i = 0; i < m.slot.size(); ++i)
+    if (m.slot[i] != (m.fixed[i] ? -1 : next++)) in.fail("multigrid: free-node slots out of order");
+  if (m.freeNodes != next) in.fail("multigrid: free node count does not match the held nodes");
+  const size_t levels = in.count("multigrid.levels", 1);
+  if (levels == 0 ? m.P0.size() != 0 : m.P0.rows() != 3 * Eigen::Index(m.freeNodes))
+    in.fail("multigrid: the fine level's prolongator does not match its free nodes");
+  for (size_t l = 0; l < levels; ++l) {
+    Impl::Level level;
+    level.A = loadMatrix(in, "multigrid.A");
+    level.Dinv = loadMatrix(in, "multigrid.Dinv");
+    level.omega = in.f64("multigrid.omega");
+    level.P = loadMatrix(in, "multigrid.P");
+    level.Pt = level.P.transpose();
+    const RowMatrix& above = l == 0 ? m.P0 : m.coarse.back().P;
+    const bool last = l + 1 == levels;
+    if (!multiplies(above, level.A) || level.A.rows() != level.A.cols() || level.Dinv.rows() != level.A.rows() ||
+        level.Dinv.cols() != level.A.cols() || (last ? level.P.size() != 0 : level.P.rows() != level.A.rows()))
+      in.fail("multigrid: level " + std::to_string(l + 1) + " does not fit the level above");
+    m.coarse.push_back(std::move(level));
+  }
+  if (!m.coarse.empty()) {
+    m.coarsest.compute(Eigen::SparseMatrix<double>(m.coarse.back().A));
+    if (m.coarsest.info() != Eigen::Success) in.fail("multigrid: the coarsest level cannot be factored");
+  }
+  m.built = true;
+  impl_ = std::move(fresh);
+}
+
+}  // namespace adacloth

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dynamics/implicit_system.h"
+#include "io/binary_stream.h"
 
 namespace adacloth {
 
@@ -35,6 +36,12 @@ class Multigrid {
   // z = B r, one V-cycle for the current system `sys` (which must fit). r and z are per node, zero on held nodes.
   void apply(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& r,
              std::vector<Vec3>& z) const;
+
+  // The hierarchy as bytes and back, for checkpoints: a resumed run must precondition with the very hierarchy the
+  // interrupted run had built from an earlier step's matrix, or its iterates (and so its bytes) would differ.
+  // load() checks every size and index (a BinaryFormatError otherwise) and leaves the hierarchy unbuilt on failure.
+  void save(BinaryWriter& out) const;
+  void load(BinaryReader& in);
 
   int levels() const;               // including the fine level; 0 before build()
   std::vector<int> levelSizes() const;  // unknowns per level, fine first

@@ -33,6 +33,8 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK_FALSE(shot.camera);
   CHECK(shot.obstacles.empty());
   CHECK(shot.stepsPerFrame == 4);
+  CHECK(shot.checkpoint.every == 10);
+  CHECK(shot.checkpoint.keep == 2);
   // dynamics
   const StepSettings& d = shot.dynamics;
   CHECK(d.gravity == Vec3(0.0, -9.81, 0.0));
@@ -94,7 +96,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
                 "handles": [], "remeshing": false}],
     "steps_per_frame": 4, "gravity": [0.0, -9.81, 0.0], "solver": "pcg", "solver_tolerance": 0.001,
     "solver_max_iterations": 1000, "solver_preconditioner": "auto", "iterations": 1, "cg_tolerance": 1e-8,
-    "max_speed": 100.0,
+    "max_speed": 100.0, "checkpoint": {"every": 10, "keep": 2},
     "wind": {"velocity": [0.0, 0.0, 0.0], "density": 1.2, "drag": 1.0, "lift": 0.0},
     "obstacles": [],
     "collision": {"enabled": true, "thickness": 0.005, "obstacle_friction": 0.3, "self_friction": 0.2,

@@ -62,3 +62,72 @@ TEST_CASE("one V-cycle is a symmetric positive definite operator", "[dynamics]")
   for (size_t i = 0; i < z1.size(); ++i)
     if (sys.fixed[i]) CHECK(z1[i] == Vec3::Zero());
 }
+
+namespace {
+
+// A hierarchy built for the held sheet's next step, and its saved bytes.
+struct SavedHierarchy {
+  assets::HeldSheet sheet;
+  ImplicitSystem sys;
+  Multigrid mg;
+  std::string bytes;
+};
+
+SavedHierarchy savedHierarchy(int cells) {
+  SavedHierarchy h{assets::makeHeldSheet(cells), {}, {}, {}};
+  h.sys = assets::nextStepSystem(h.sheet, 1.0 / 96);
+  h.mg.build(h.sys, h.sheet.state);
+  BinaryWriter out;
+  h.mg.save(out);
+  h.bytes = out.take();
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("a saved and loaded hierarchy preconditions bit for bit like the original", "[dynamics]") {
+  const SavedHierarchy h = savedHierarchy(40);
+  const ImplicitSystem& sys = h.sys;
+  const assets::HeldSheet& s = h.sheet;
+  const Multigrid& mg = h.mg;
+  Multigrid loaded;
+  BinaryReader in(h.bytes, "hierarchy");
+  loaded.load(in);
+  CHECK(in.atEnd());
+  CHECK(loaded.levelSizes() == mg.levelSizes());
+  CHECK(loaded.fits(sys, s.state));
+  const std::vector<Vec3> r = pseudoRandom(sys, 1.0);
+  std::vector<Vec3> z, zLoaded;
+  mg.apply(sys, s.state, r, z);
+  loaded.apply(sys, s.state, r, zLoaded);
+  CHECK(z == zLoaded);
+  // An unbuilt hierarchy round-trips as unbuilt.
+  BinaryWriter empty;
+  Multigrid().save(empty);
+  BinaryReader emptyIn(empty.bytes(), "empty");
+  loaded.load(emptyIn);
+  CHECK(loaded.levels() == 0);
+}
+
+TEST_CASE("a damaged hierarchy is refused, not used", "[dynamics]") {
+  const std::string good = savedHierarchy(12).bytes;
+  // Cut short anywhere: always a format error.
+  for (size_t cut = 0; cut < good.size(); cut += 1 + good.size() / 97) {
+    const std::string part = good.substr(0, cut);
+    BinaryReader in(part, "hierarchy");
+    Multigrid loaded;
+    CHECK_THROWS_AS(loaded.load(in), BinaryFormatError);
+    CHECK(loaded.levels() == 0);
+  }
+  // A slot out of order (byte 1 + 8 + fixed count: the first slot after the fixed flags and pair nodes).
+  std::string bad = good;
+  BinaryReader probe(good, "hierarchy");
+  probe.u8("built");
+  probe.chars("fixed");
+  probe.ints("pairs");
+  const size_t firstSlot = probe.offset() + 8;
+  bad[firstSlot] = char(bad[firstSlot] + 5);
+  BinaryReader in(bad, "hierarchy");
+  Multigrid loaded;
+  CHECK_THROWS_WITH(loaded.load(in), Catch::Contains("slots"));
+}
