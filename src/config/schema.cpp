@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "io/error.h"
@@ -92,6 +93,10 @@ struct Resolver {
     double x = v.get<double>();
     if (!std::isfinite(x)) fail(ptr, "expected a finite number, got " + describe(v));
     if (f.kind == Kind::Integer && x != std::floor(x)) fail(ptr, "expected a whole number, got " + describe(v));
+    // Every integer of a shot is read as an int (frames, cells, iterations, node indices).
+    if (f.kind == Kind::Integer && std::fabs(x) > double(std::numeric_limits<int>::max()))
+      fail(ptr, "expected a whole number of at most " + std::to_string(std::numeric_limits<int>::max()) +
+                    " in size, got " + describe(v));
     checkBounds(f, x, ptr);
     return f.kind == Kind::Integer ? Json(int64_t(x)) : Json(x);
   }

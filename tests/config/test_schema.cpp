@@ -55,6 +55,11 @@ TEST_CASE("schema errors name the file, the JSON pointer and what was expected",
   CHECK(errorOf(R"({"items": [{"weight": 2}]})") == "t.json: /items/0: missing required key \"name\" (a string)");
   CHECK(errorOf(R"({"speed": 0})") == "t.json: /speed: expected a value greater than 0 m/s, got 0");
   CHECK(errorOf(R"({"count": 2.5})") == "t.json: /count: expected a whole number, got 2.5");
+  // A whole number too large for an int (found by fuzz_shot: `frames` 9.6e29 overflowed the conversion).
+  CHECK(errorOf(R"({"count": 955555555555555555555555555556})") ==
+        "t.json: /count: expected a whole number of at most 2147483647 in size, got 9.555555555555555e+29");
+  CHECK(errorOf(R"({"count": 2147483648})") ==
+        "t.json: /count: expected a whole number of at most 2147483647 in size, got 2147483648");
   CHECK(errorOf(R"({"mode": "fsat"})") ==
         "t.json: /mode: expected one of \"fast\", \"exact\", got \"fsat\" (did you mean \"fast\"?)");
   CHECK(errorOf(R"({"dir": [0, 1]})") == "t.json: /dir: expected an array of 3 numbers, got an array of 2");
