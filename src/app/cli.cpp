@@ -14,6 +14,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"simulate", "run a shot and write frames, stats and the resolved shot",
        "usage: adacloth simulate SHOT.json [-o OUT] [--frames N] [--threads T] [--no-view] [--quiet]\n"
+       "                                  [--cloths NAME,... [--obstacles NAME,...]]\n"
        "\n"
        "Runs the shot and writes OUT (default: out/<shot name>):\n"
        "  OUT/frames/<cloth>_<frame:05d>.obj   cloth meshes (v = world positions, vt = material coordinates)\n"
@@ -27,9 +28,33 @@ const std::vector<Command>& commands() {
        "  --threads T       OpenMP threads (default: all cores); results are identical at any count\n"
        "  --no-view         ignore every cloth's \"view\" (view-independent run, for comparisons)\n"
        "  --quiet           no progress on stderr\n"
+       "  --cloths LIST     simulate only these cloths (names, comma-separated; shot order is kept): one cloth group\n"
+       "                    of a farm run (docs/farm.md). OUT/shot.resolved.json is then the part simulated, and\n"
+       "                    OUT/group.json records the group and the whole shot for 'adacloth merge'\n"
+       "  --obstacles LIST  with only these obstacles (default: all); every obstacle a kept cloth is bound to must be\n"
+       "                    among them\n"
        "\n"
        "exit codes: 0 done, 2 bad input (nothing written), 3 the simulation failed (frames so far are kept)\n",
        runSimulateCommand},
+      {"merge", "join the output folders of a shot's cloth groups into one output folder",
+       "usage: adacloth merge OUT GROUP_OUT... [--quiet]\n"
+       "\n"
+       "Joins the folders written by 'adacloth simulate SHOT --cloths ...' for the cloth groups of one shot into OUT,\n"
+       "the folder a single run of the whole shot writes (docs/farm.md): OUT/frames (hard links to the groups'\n"
+       "files; copies when OUT is on another filesystem), OUT/obstacles, OUT/shot.resolved.json (the whole shot)\n"
+       "and OUT/stats.jsonl: per frame the cloths in shot order, the collision counters summed over the groups\n"
+       "(impact_zones and steps: the largest), and each wall_ms phase summed: the CPU time the frame cost on all\n"
+       "machines together, not a wall time.\n"
+       "\n"
+       "Checks first, writes nothing on bad input: every folder holds group.json of the same shot and the same\n"
+       "frames, the groups together hold every cloth exactly once, and an obstacle written by several groups is\n"
+       "byte-identical in all of them. Then the safety net: at every frame, the box each cloth swept since the\n"
+       "previous frame must stay farther than the interaction distance (10 x the collision thickness + 5 cm) from\n"
+       "the cloths of the other groups and from the obstacles its group did not simulate. If it did not, the groups\n"
+       "acted on each other and their frames are not those of the whole shot: rerun it unsplit.\n"
+       "\n"
+       "exit codes: 0 merged, 2 bad input (nothing written), 3 the groups came too close (nothing written)\n",
+       runMergeCommand},
       {"info", "validate a shot and print a summary",
        "usage: adacloth info SHOT.json\n"
        "\n"

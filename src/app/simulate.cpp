@@ -387,8 +387,10 @@ void prepareOutputFolder(const std::filesystem::path& out) {
       if (ext == ".obj" || ext == ".png") fs::remove(entry.path());
     }
   }
-  // Files made from an earlier run's frames (stats, movie, contact sheet, stats plot) would be stale.
-  for (const char* file : {"stats.jsonl", "movie.mp4", "contact_sheet.png", "stats.png"}) fs::remove(out / file, ec);
+  // Files made from an earlier run's frames (stats, movie, contact sheet, stats plot) would be stale, and so would the
+  // record of a group run (`--cloths`) after a run of the whole shot.
+  for (const char* file : {"stats.jsonl", "movie.mp4", "contact_sheet.png", "stats.png", "group.json"})
+    fs::remove(out / file, ec);
   fs::create_directories(out / "frames", ec);
   if (ec) throw std::runtime_error(out.string() + ": cannot create the output folder (" + ec.message() + ")");
 }
@@ -408,6 +410,7 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   prepareOutputFolder(options.out);
   writeFileAtomically(options.out / "shot.resolved.json", shot.resolved.dump(2) + "\n");
+  if (!options.groupRecord.empty()) writeFileAtomically(options.out / "group.json", options.groupRecord);
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
   for (int frame = 0; frame <= options.frames; ++frame) {

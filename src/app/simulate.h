@@ -14,10 +14,11 @@ struct RunOptions {
   int frames = 0;                // frames to simulate after frame 0
   Progress::Mode progress = Progress::Mode::Auto;
   bool view = true;              // false (`--no-view`): ignore every cloth's `view`, simulate view-independently
+  std::string groupRecord;       // text of OUT/group.json when the run is part of a shot (`--cloths`), else empty
 };
 
-// Clears what an earlier run left in `out` (frames, obstacles, stats, renders, movie, contact sheet, stats plot;
-// nothing else) and creates the layout.
+// Clears what an earlier run left in `out` (frames, obstacles, stats, renders, movie, contact sheet, stats plot, the
+// group record; nothing else) and creates the layout.
 void prepareOutputFolder(const std::filesystem::path& out);
 
 // Output file of one cloth at one frame: OUT/frames/<cloth>_<frame:05d>.obj.
