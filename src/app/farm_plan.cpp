@@ -19,8 +19,18 @@ std::vector<std::pair<int, int>> renderChunks(int frames, int chunk) {
   return chunks;
 }
 
+// The shot's name names its folder in FARM_DIR, beside the farm's own folders.
+void checkShotName(const Shot& shot) {
+  const std::string& name = shot.name;
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || name == "groups" ||
+      name == "logs" || name == "status")
+    throw InputError(shot.file.string() + ": /name: \"" + name + "\" cannot name the shot's folder in FARM_DIR "
+                     "(expected no '/', not '.', '..', groups, logs or status)");
+}
+
 ShotPlan planShot(const fs::path& file, const FarmOptions& options) {
   const Shot shot = loadShot(file);
+  checkShotName(shot);
   const Scene scene = buildScene(shot);
   ShotPlan plan;
   plan.file = fs::absolute(file).lexically_normal();

@@ -6,7 +6,9 @@
 #include "app/farm_scripts.h"
 #include "app/farm_status.h"
 #include "config/schema.h"
+#include "farm_fixtures.h"
 #include "io/atomic_file.h"
+#include "io/error.h"
 #include "test_util.h"
 
 using namespace adacloth;
@@ -67,6 +69,21 @@ TEST_CASE("a shot that is not split runs as one task into its own output, withou
   CHECK(contains(stages[0].tasks[0], "/farm/drape"));
   CHECK_FALSE(contains(stages[0].tasks[0], "--cloths"));
   CHECK(contains(stages[0].tasks[0], "72"));  // the shot's own frames
+}
+
+TEST_CASE("shots whose folders in FARM_DIR would clash are refused", "[app][farm]") {
+  TempDir dir("farm-names");
+  std::string logs = sheetsShot({hangingSheet("a", 0)});
+  logs.replace(logs.find("\"sheets\""), 8, "\"logs\"");
+  writeText(dir / "logs.json", logs);
+  writeText(dir / "one.json", sheetsShot({hangingSheet("a", 0)}));
+  writeText(dir / "two.json", sheetsShot({hangingSheet("b", 0)}));
+  FarmOptions options;
+  options.dir = dir / "farm";
+  CHECK_THROWS_AS(planFarm({dir / "logs.json"}, options), InputError);
+  CHECK_THROWS_WITH(planFarm({dir / "logs.json"}, options), Catch::Contains("/name: \"logs\" cannot name"));
+  CHECK_THROWS_WITH(planFarm({dir / "one.json", dir / "two.json"}, options),
+                    Catch::Contains("two.json: another shot of this farm run is also named \"sheets\""));
 }
 
 TEST_CASE("a stage's sbatch script: array, CPUs, threads, logs, task table, exit file", "[app][farm]") {
