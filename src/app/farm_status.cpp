@@ -166,10 +166,13 @@ std::string statusText(const FarmReport& report, const fs::path& farmDir) {
                   stage.tasks, count[0], count[1], count[2], count[3]);
     text += line;
   }
-  for (const TaskReport& t : report.tasks)
-    if (t.state == TaskState::Failed)
-      text += "failed: " + t.stage + " task " + std::to_string(t.task) + ": " + t.detail + "; log " +
-              taskLogFile(farmDir, t.stage, t.task).string() + "\n";
+  for (const TaskReport& t : report.tasks) {
+    if (t.state != TaskState::Failed) continue;
+    const fs::path log = taskLogFile(farmDir, t.stage, t.task);
+    std::error_code ec;
+    text += "failed: " + t.stage + " task " + std::to_string(t.task) + ": " + t.detail +
+            (fs::exists(log, ec) ? "; log " + log.string() : "; it never ran (no log)") + "\n";
+  }
   text += "(states from " + report.source + ")\n";
   return text;
 }

@@ -163,7 +163,10 @@ TEST_CASE("farm status: the tasks' exit files decide, exit 1 when one failed", "
   RunResult running = runAdacloth("farm status '" + dir.path().string() + "'");
   INFO(running.output);
   CHECK(running.exitCode == 1);  // task 1 has no record anywhere: lost
+  CHECK_THAT(running.output, Catch::Contains("failed: simulate task 1: no record in Slurm and no exit file "
+                                             "(cancelled or lost); it never ran (no log)"));
   writeText(dir / "status/simulate_1.exit", "3\n");
+  writeText(dir / "logs/simulate_1.log", "adacloth: error: ...\n");
   RunResult failed = runAdacloth("farm status '" + dir.path().string() + "'");
   CHECK(failed.exitCode == 1);
   CHECK_THAT(failed.output, Catch::Contains("failed: simulate task 1: exit code 3; log " +
