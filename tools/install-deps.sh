@@ -12,6 +12,7 @@ set -euo pipefail
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libtinyobjloader-dev libspectra-dev
           libbenchmark-dev libsuitesparse-dev libopenblas0-serial python3 clang libclang-rt-14-dev libomp-dev)
 packages+=(blender)  # the Blender client tests (ctest -L client, tools/blender/)
+packages+=(slurmctld slurmd slurm-client munge)  # the local Slurm cluster of the farm test (ctest label farm)
 if [[ "${1:-}" == "--extras" ]]; then packages+=(ffmpeg gnuplot-nox); fi
 
 missing=()

@@ -111,7 +111,7 @@ double lowestPoint(const FrameMeshes& m) {
 
 struct GroundSetting {
   bool enabled = true;
-  std::optional<double> height;  // m; unset: 1 mm below y = 0 or below the first frame's lowest point if lower
+  std::optional<double> height;  // m; unset: 1 mm below y = 0 or below the lowest point of OUT's first frame
 };
 
 GroundSetting parseGround(const Args& args) {
@@ -138,7 +138,11 @@ void renderFrames(const ShotOutput& output, const fs::path& folder, const Camera
     const double t = frame / output.fps;
     FrameMeshes m = loadFrame(output, frame);
     // 1 mm below everything: a floor obstacle at y = 0 then draws over the ground plane instead of z-fighting it.
-    if (!ground.height) ground.height = lowestPoint(m) - 1e-3;
+    // Measured on the output's first frame whatever --frames selects, so that renders of chunks of frames (farm
+    // render tasks) match one render of them all.
+    if (!ground.height)
+      ground.height =
+          lowestPoint(frame == output.frames.front() ? m : loadFrame(output, output.frames.front())) - 1e-3;
     const Camera cam = camera.at(t);
     if (viewPath) style.viewCamera = viewPath->at(t);
     std::vector<RenderMesh> meshes;

@@ -17,6 +17,8 @@ int runRenderCommand(int argc, char** argv);
 int runCompareCommand(int argc, char** argv);
 int runContactSheetCommand(int argc, char** argv);
 int runUpsampleCommand(int argc, char** argv);
+int runMergeCommand(int argc, char** argv);
+int runFarmCommand(int argc, char** argv);
 
 // Dispatches to a command; handles --help, --version and the exit-code contract (0 ok, 2 bad input, 3 simulation
 // failure, 1 anything else such as an unwritable output folder).

@@ -468,7 +468,8 @@ void prepareOutputFolder(const std::filesystem::path& out) {
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw InputError(out.string() + ": the output folder is a file");
   removeOutputAfter(out, -1);
-  fs::remove(out / "stats.jsonl", ec);
+  // The record of a group run (`--cloths`) is stale after a run of the whole shot, and so are the stats.
+  for (const char* file : {"stats.jsonl", "group.json"}) fs::remove(out / file, ec);
   fs::create_directories(out / "frames", ec);
   if (ec) throw std::runtime_error(out.string() + ": cannot create the output folder (" + ec.message() + ")");
 }
@@ -490,6 +491,7 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   const int first = options.resume ? resumeRun(shot, scene, options, fingerprint) : 0;
   if (first == 0) prepareOutputFolder(options.out);
   writeFileAtomically(options.out / "shot.resolved.json", shot.resolved.dump(2) + "\n");
+  if (!options.groupRecord.empty()) writeFileAtomically(options.out / "group.json", options.groupRecord);
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
   for (int frame = first; frame <= options.frames; ++frame) {

@@ -15,10 +15,11 @@ struct RunOptions {
   Progress::Mode progress = Progress::Mode::Auto;
   bool view = true;              // false (`--no-view`): ignore every cloth's `view`, simulate view-independently
   bool resume = false;           // continue from the newest checkpoint in OUT/checkpoints (`--resume`)
+  std::string groupRecord;       // text of OUT/group.json when the run is part of a shot (`--cloths`), else empty
 };
 
 // Clears what an earlier run left in `out` (frames, obstacles, stats, checkpoints, renders, movie, contact sheet,
-// stats plot; nothing else) and creates the layout.
+// stats plot, the group record; nothing else) and creates the layout.
 void prepareOutputFolder(const std::filesystem::path& out);
 
 // Output file of one cloth at one frame: OUT/frames/<cloth>_<frame:05d>.obj.

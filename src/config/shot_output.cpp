@@ -30,7 +30,9 @@ int frameNumberOf(const std::string& name, const std::string& prefix) {
   return frame;
 }
 
-std::vector<int> listFrames(const fs::path& out, const std::string& cloth) {
+}  // namespace
+
+std::vector<int> listClothFrames(const fs::path& out, const std::string& cloth) {
   std::vector<int> frames;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(out / "frames", ec)) {
@@ -40,8 +42,6 @@ std::vector<int> listFrames(const fs::path& out, const std::string& cloth) {
   std::sort(frames.begin(), frames.end());
   return frames;
 }
-
-}  // namespace
 
 ShotOutput readShotOutput(const fs::path& out) {
   std::error_code ec;
@@ -72,7 +72,7 @@ ShotOutput readShotOutput(const fs::path& out) {
       throw bad("/cloths/" + std::to_string(i) + "/name", "expected the cloth's name (string)");
     result.cloths.push_back(c["name"].get<std::string>());
   }
-  result.frames = listFrames(out, result.cloths.front());
+  result.frames = listClothFrames(out, result.cloths.front());
   if (result.frames.empty())
     throw InputError((out / "frames").string() + ": no frames of cloth '" + result.cloths.front() +
                      "' (expected files named " + result.cloths.front() + "_00000.obj, ...)");

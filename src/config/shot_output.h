@@ -19,6 +19,9 @@ struct ShotOutput {
 // Reads OUT/shot.resolved.json and lists OUT/frames. A missing folder, resolved shot or frame is an InputError.
 ShotOutput readShotOutput(const std::filesystem::path& out);
 
+// The frames of one cloth in OUT/frames (files <cloth>_<frame:05d>.obj), ascending; none when the folder is missing.
+std::vector<int> listClothFrames(const std::filesystem::path& out, const std::string& cloth);
+
 // OUT/frames/<cloth>_<frame:05d>.obj
 std::filesystem::path clothFrameFile(const std::filesystem::path& out, const std::string& cloth, int frame);
 // The obstacle meshes to draw at a frame: for every obstacle name in OUT/obstacles/<name>_<frame:05d>.obj, its file

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+#include "bad_input.h"
 #include "config/schema.h"
 #include "io/atomic_file.h"
 #include "test_util.h"
@@ -24,12 +25,8 @@ void requireRejected(const std::string& shotText, const std::string& place, cons
   writeText(dir / "conf/shot.json", shotText);
   if (!meshText.empty()) writeText(dir / "meshes/cloth.obj", meshText);
   fs::path out = dir / "out";
-  RunResult r = runAdacloth("simulate '" + (dir / "conf/shot.json").string() + "' -o '" + out.string() + "'");
-  INFO(r.output);
-  CHECK(r.exitCode == 2);
-  CHECK_THAT(r.output, Catch::Contains(place));
-  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-  CHECK_FALSE(fs::exists(out));
+  requireBadInput(runAdacloth("simulate '" + (dir / "conf/shot.json").string() + "' -o '" + out.string() + "'"),
+                  place, out);
 }
 
 }  // namespace
