@@ -26,6 +26,8 @@ std::string stageScript(const Stage& stage, const fs::path& farmDir, const Slurm
   s += "#SBATCH --cpus-per-task=" + std::to_string(slurm.cpusPerTask) + "\n";
   if (!slurm.partition.empty()) s += "#SBATCH --partition=" + slurm.partition + "\n";
   s += "#SBATCH --output=" + (farmDir / "logs" / (stage.name + "_%a.log")).string() + "\n";
+  // A task lost with its node (or preempted) runs again; a simulation then resumes from its newest checkpoint.
+  s += "#SBATCH --requeue\n";
   s += "export OMP_NUM_THREADS=\"${SLURM_CPUS_PER_TASK:-1}\"\n";
   s += "export ADACLOTH=" + shellQuote(adacloth) + "  # tools/make_movie.sh's contact sheet\n";
   s += "task=\"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a job array}\"\n";
@@ -34,6 +36,7 @@ std::string stageScript(const Stage& stage, const fs::path& farmDir, const Slurm
     s += "  " + std::to_string(i) + ") cmd=(" + commandLine(stage.tasks[i]) + ") ;;\n";
   s += "  *) echo \"adacloth farm: stage " + stage.name + " has no task $task\" >&2; exit 2 ;;\n";
   s += "esac\n";
+  s += "if [[ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 && \"${cmd[1]}\" == simulate ]]; then cmd+=(--resume); fi\n";
   s += "echo \"adacloth farm: " + stage.name + " task $task on $(hostname): ${cmd[*]}\"\n";
   s += "\"${cmd[@]}\"\n";
   s += "code=$?\n";
