@@ -116,6 +116,24 @@ RunFigures runShot(const Shot& shot, int frames, const std::string& tag) {
   return r;
 }
 
+// A cloth read from an OBJ that is one flat rectangular panel lying as the grid generator lays it (world = material
+// coordinates in the XY plane, corner at the origin; conf/flag.json's meshes/flag.obj) as the grid spec that makes
+// the same panel. Throws when the mesh is anything else.
+MeshSpec flatPanelAsGrid(const ClothSpec& cloth, const Shot& shot) {
+  ClothSpec untransformed = cloth;
+  untransformed.transform = TransformSpec();
+  const Mesh mesh = buildClothMesh(untransformed, shot);
+  Vec2 lo = mesh.verts.front().u, hi = lo;
+  for (const Vert& v : mesh.verts) lo = lo.cwiseMin(v.u), hi = hi.cwiseMax(v.u);
+  for (const Vert& v : mesh.verts)
+    if ((mesh.nodes[v.node].x - Vec3(v.u.x(), v.u.y(), 0)).norm() > 1e-9 || lo.norm() > 1e-9)
+      throw std::runtime_error("bench_remesh: " + cloth.mesh.file.string() + " is not a flat panel laid out as a grid");
+  MeshSpec grid;
+  grid.type = MeshSpec::Type::Grid;
+  grid.size = hi - lo;
+  return grid;
+}
+
 void benchShot(const fs::path& file, int frames) {
   Shot adaptive = loadShot(file);
   Shot uniform = loadShot(file);
@@ -123,7 +141,9 @@ void benchShot(const fs::path& file, int frames) {
     if (!c.remeshing) c.remeshing = SizingParams();
   for (ClothSpec& c : uniform.cloths) {
     c.remeshing.reset();
-    if (c.mesh.type != MeshSpec::Type::Grid) throw std::runtime_error("bench_remesh: the shot's cloth must be a grid");
+    if (c.mesh.type == MeshSpec::Type::File) c.mesh = flatPanelAsGrid(c, uniform);
+    if (c.mesh.type != MeshSpec::Type::Grid)
+      throw std::runtime_error("bench_remesh: the shot's cloth must be a grid or a flat rectangular panel");
     const double h = adaptive.cloths[0].remeshing->sizeMin;
     c.mesh.cellsX = std::max(1, int(std::lround(c.mesh.size.x() / h)));
     c.mesh.cellsY = std::max(1, int(std::lround(c.mesh.size.y() / h)));
