@@ -8,11 +8,11 @@ cd "$(dirname "$0")/.."
 
 # shot | frame of the still | what the shot shows
 SHOTS=(
-  "drape|48|A 1 m cotton sheet held at two corners falls into a drape (the default shot)."
+  "drape|48|A 1 m cotton sheet held at two corners falls into a drape."
   "flag|72|A silk flag held along one edge flutters in a 6 m/s wind."
-  "sheet_on_sphere|96|A cotton sheet falls onto a ball and the floor (reference CG solve)."
-  "skirt_walk|24|A four-gore cotton skirt, its waistband bound to the walking mannequin; the camera dollies alongside."
-  "cape_run|24|A cotton cape bound to the shoulders of the running mannequin (3 m/s, cg solve); the camera tracks it."
+  "sheet_on_sphere|96|A cotton sheet falls onto a ball and the floor."
+  "skirt_walk|24|A four-gore cotton skirt bound to the walking mannequin; the camera dollies alongside (the default shot)."
+  "cape_run|24|A cotton cape bound to the shoulders of the running mannequin (3 m/s); the camera tracks it."
   "crowd|12|Five walking mannequins in skirts and capes; the camera pans across them, so garments leave the frame."
   "jump_cut|44|Two gathered cotton curtains in a breeze; the camera cuts from one to the other (frame 36), then wide."
 )
