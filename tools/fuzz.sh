@@ -7,6 +7,7 @@
 # run of tools/fuzz/checkpoint_shot.json).
 #   tools/fuzz.sh                     every target for 60 s
 #   tools/fuzz.sh --seconds 600       longer
+#   tools/fuzz.sh --runs 10000000     until each target has run this many inputs (no time limit)
 #   tools/fuzz.sh --only shot         the targets whose name contains "shot"
 #   tools/fuzz.sh --jobs 2            run two targets side by side (default: one at a time)
 # Prints a table of executions per target. Exit code 1 when a target crashed, hung or leaked: libFuzzer's report is
@@ -15,17 +16,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
+runs=-1  # libFuzzer's "no limit"
 only=""
 jobs=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; seconds=0; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    *) echo "fuzz.sh: unknown argument '$1' (expected --seconds N, --only TEXT or --jobs N)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown argument '$1' (expected --seconds N, --runs N, --only TEXT or --jobs N)" >&2; exit 2 ;;
   esac
 done
-[[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "fuzz.sh: --seconds expects a positive integer, got '$seconds'" >&2; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ && ( "$seconds" -gt 0 || "$runs" -gt 0 ) ]] || { echo "fuzz.sh: --seconds expects a positive integer, got '$seconds'" >&2; exit 2; }
+[[ "$runs" == -1 || "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --runs expects a positive integer, got '$runs'" >&2; exit 2; }
 [[ "$jobs" =~ ^[0-9]+$ && "$jobs" -gt 0 ]] || { echo "fuzz.sh: --jobs expects a positive integer, got '$jobs'" >&2; exit 2; }
 
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
@@ -77,7 +81,7 @@ run_target() {
   mkdir -p "$seeds" "$corpus"
   seeds_of "$t" | while read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done
   local status=0
-  "$exe" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$(max_len_of "$t")" -timeout=10 \
+  "$exe" "$corpus" "$seeds" -max_total_time="$seconds" -runs="$runs" -max_len="$(max_len_of "$t")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" >"$log" 2>&1 || status=$?
   if [[ $status -ne 0 ]]; then
     tail -n 60 "$log" >&2
@@ -87,7 +91,7 @@ run_target() {
 }
 
 export -f run_target seeds_of max_len_of
-export build seconds
+export build seconds runs
 failed=0
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target {}' || failed=1
 
@@ -99,6 +103,8 @@ for t in "${targets[@]}"; do
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' || true)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' || true)
   entries=$(find "$build/corpus/$t" -type f 2>/dev/null | wc -l)
-  printf '| %s | %s | %s | %s | %s |\n' "$t" "$seconds" "${runs:-failed}" "${rate:--}" "$entries"
+  took="$seconds"  # with --runs: the time it took
+  [[ "$seconds" == 0 && -n "$runs" && -n "$rate" && "$rate" -gt 0 ]] && took=$((runs / rate))
+  printf '| %s | %s | %s | %s | %s |\n' "$t" "$took" "${runs:-failed}" "${rate:--}" "$entries"
 done
 exit $failed
