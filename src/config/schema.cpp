@@ -127,7 +127,13 @@ struct Resolver {
     if (!v.is_string() || v.get<std::string>().empty())
       fail(ptr, "expected " + kindName(f) + ", got " + describe(v));
     std::filesystem::path p = v.get<std::string>();
-    if (p.is_relative()) p = source.baseDir / p;
+    // Absolute, so that a resolved shot means the same files from any working directory (OUT/shot.resolved.json,
+    // farm jobs, the fingerprint of a checkpoint).
+    if (p.is_relative()) {
+      std::error_code ec;
+      const std::filesystem::path absolute = std::filesystem::absolute(source.baseDir / p, ec);
+      p = ec ? source.baseDir / p : absolute;
+    }
     return Json(p.lexically_normal().string());
   }
 

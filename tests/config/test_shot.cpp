@@ -69,7 +69,9 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(cloth.name == "cloth0");
   CHECK(cloth.place == "/cloths/0");
   CHECK(cloth.mesh.type == MeshSpec::Type::File);
-  CHECK(cloth.mesh.file == fs::path("meshes/a.obj"));
+  // Paths resolve against the shot's folder and are made absolute (the same files from any working directory).
+  const fs::path meshFile = (fs::current_path() / "meshes/a.obj").lexically_normal();
+  CHECK(cloth.mesh.file == meshFile);
   CHECK(cloth.transform.translate == Vec3(0.0, 0.0, 0.0));
   CHECK(cloth.transform.rotateDeg == Vec3(0.0, 0.0, 0.0));
   CHECK(cloth.transform.scale == 1.0);
@@ -88,9 +90,9 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK_FALSE(cloth.view);
   CHECK_FALSE(cloth.upsample);
   // The resolved shot (OUT/shot.resolved.json) spells out every default, and nothing else.
-  const nlohmann::json expected = unordered(R"({
+  nlohmann::json expected = unordered(R"({
     "name": "minimal", "fps": 24.0, "frames": 120,
-    "cloths": [{"name": "cloth0", "mesh": "meshes/a.obj",
+    "cloths": [{"name": "cloth0", "mesh": "set below",
                 "transform": {"translate": [0.0, 0.0, 0.0], "rotate_deg": [0.0, 0.0, 0.0], "scale": 1.0},
                 "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002},
                 "handles": [], "remeshing": false}],
@@ -102,6 +104,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
     "collision": {"enabled": true, "thickness": 0.005, "obstacle_friction": 0.3, "self_friction": 0.2,
                   "self_collision": true, "iterations": 8}
   })");
+  expected["cloths"][0]["mesh"] = meshFile.string();
   INFO("resolved: " << shot.resolved.dump());
   CHECK(unordered(shot.resolved) == expected);
 }
@@ -157,7 +160,7 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
                             R"( "silhouette_threshold": 0.2})"));
   // upsample {"operator": ...}
   REQUIRE(cloth.upsample);
-  CHECK(cloth.upsample->operatorFile == fs::path("conf/x.bin"));
+  CHECK(cloth.upsample->operatorFile == fs::current_path() / "conf/x.bin");
   CHECK(cloth.upsample->blendLo == 1.0);
   CHECK(cloth.upsample->blendHi == 2.0);
   CHECK(cloth.upsample->smoothingPasses == 2);

@@ -192,7 +192,7 @@ TEST_CASE("upsample shot key: defaults and a bad blend band", "[upsample-output]
   const std::string cloth = R"({"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}, "upsample": )";
   const Shot shot = parseShot(R"({"cloths": [)" + cloth + R"({"operator": "op.bin"}}]})", "conf/s.json");
   REQUIRE(shot.cloths[0].upsample);
-  CHECK(shot.cloths[0].upsample->operatorFile == fs::path("conf/op.bin"));
+  CHECK(shot.cloths[0].upsample->operatorFile == fs::current_path() / "conf/op.bin");
   CHECK(shot.cloths[0].upsample->blendLo == 1.0);
   CHECK(shot.cloths[0].upsample->blendHi == 2.0);
   CHECK(shot.cloths[0].upsample->smoothingPasses == 2);
