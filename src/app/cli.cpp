@@ -125,7 +125,7 @@ const std::vector<Command>& commands() {
        "                    view: view factor of each face for the shot's camera (yellow 1 = in view, violet = not);\n"
        "                    sizing: mean edge length of each face, log scale from shortest (violet) to longest (yellow)\n"
        "  --wireframe       draw the cloth's edges (shows the adaptive mesh)\n"
-       "  --frames A:B      only frames A..B (inclusive; A: and :B allowed)\n"
+       "  --frames A:B      only frames A..B (inclusive; A: and :B allowed; A-B is the same)\n"
        "  -o, --output DIR  folder for the PNGs (default OUT/render), e.g. OUT/render_view for a second rendering\n"
        "  --ground Y        ground plane height in metres (default: 1 mm below y = 0, or below the lowest point of\n"
        "                    OUT's first frame if lower, whatever --frames selects)\n"

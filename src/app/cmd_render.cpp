@@ -36,16 +36,17 @@ int parseFrameNumber(const std::string& text, const std::string& spec) {
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end || v < 0 || v > 99999)
-    throw InputError("adacloth render: --frames: expected A:B with frame numbers 0..99999 (A: and :B allowed), got '" +
-                     spec + "'");
+    throw InputError("adacloth render: --frames: expected A:B or A-B with frame numbers 0..99999 (A: and :B "
+                     "allowed), got '" + spec + "'");
   return int(v);
 }
 
-// "--frames A:B" (inclusive; either end may be left out; "A" alone is one frame) -> the frames of `all` inside.
+// "--frames A:B" or "A-B" (inclusive; either end may be left out; "A" alone is one frame) -> the frames of `all`
+// inside.
 std::vector<int> selectFrames(const Args& args, const ShotOutput& output) {
   const auto spec = args.value("--frames");
   if (!spec) return output.frames;
-  const size_t colon = spec->find(':');
+  const size_t colon = spec->find_first_of(":-");
   const std::string a = spec->substr(0, colon), b = colon == std::string::npos ? a : spec->substr(colon + 1);
   const int first = a.empty() ? 0 : parseFrameNumber(a, *spec), last = b.empty() ? 99999 : parseFrameNumber(b, *spec);
   std::vector<int> frames;

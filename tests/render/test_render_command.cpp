@@ -68,6 +68,10 @@ TEST_CASE("render writes one PNG per frame of the camera's size", "[render]") {
   // --width alone keeps the aspect ratio; --frames selects; the other colour modes and the wireframe run.
   REQUIRE(run("render " + out.string() + " --quiet --width 48 --frames 1:1 --color sizing --wireframe", log) == 0);
   CHECK(readPng(out / "render" / "00001.png").height == 27);
+  // A-B is the same as A:B (the farm's render chunks, issue 18).
+  REQUIRE(run("render " + out.string() + " --quiet --width 40 --frames 1-1", log) == 0);
+  CHECK(readPng(out / "render" / "00001.png").width == 40);
+  CHECK(readPng(out / "render" / "00000.png").width == 96);
   REQUIRE(run("render " + out.string() + " --quiet --frames 0: --color view --threads 1", log) == 0);
   // Same input, 1 vs 2 threads: the same bytes.
   const Image viewOneThread = readPng(out / "render" / "00000.png");
