@@ -14,9 +14,12 @@
 //        medium shot, a close-up and a cut to the back) run three ways: view-dependent, --no-view, and uniform at the
 //        shot's size_min (the remesher with size [min, min]). Per run: faces and ms per frame, and the visible
 //        fidelity: the median on-screen length (pixels) of the cloth edges the camera sees, and the difference of
-//        material renders (every 6th frame) from the --no-view run.
+//        material renders (every 6th frame) from the --no-view run. Then per shot: the largest frame-to-frame change
+//        of the view-dependent run's visible face count outside the camera's cuts, how many exceed 5 %, and the
+//        worst visible edge length at a cut against --no-view (cloth seen first at a cut must be refined there).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -154,8 +157,10 @@ int benchShots(int argc, char** argv) {
 // --film: what the camera sees of each run.
 
 // The median on-screen length (pixels) of the cloth edges that `camera` sees in frame `frame` of `out` (an edge is
-// seen when one of its faces reaches into the frustum and both its ends lie beyond the near plane).
-std::vector<double> visibleEdgePixels(const fs::path& out, const Shot& shot, const Camera& camera, int frame) {
+// seen when one of its faces reaches into the frustum and both its ends lie beyond the near plane). Adds the number
+// of faces in view to `seenFaces`.
+std::vector<double> visibleEdgePixels(const fs::path& out, const Shot& shot, const Camera& camera, int frame,
+                                      int& seenFaces) {
   std::vector<double> lengths;
   for (const ClothSpec& cloth : shot.cloths) {
     const Mesh mesh = readObj(clothFrameFile(out, cloth.name, frame));
@@ -163,6 +168,7 @@ std::vector<double> visibleEdgePixels(const fs::path& out, const Shot& shot, con
     for (size_t f = 0; f < mesh.faces.size(); ++f) {
       const Tri n = mesh.faceNodes(int(f));
       seen[f] = faceInView(camera, mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x, ViewParams{});
+      seenFaces += seen[f];
     }
     for (const Edge& e : mesh.edges) {
       if (!seen[e.faces[0]] && !(e.faces[1] >= 0 && seen[e.faces[1]])) continue;
@@ -191,8 +197,55 @@ Image renderFrame(const fs::path& out, const Shot& shot, const Camera& camera, i
 struct FilmRun {
   Figures figures;
   double edgePixels = 0;              // median over frames of the median visible edge length (px)
+  std::vector<double> edgePerFrame;   // per frame 0..N: the median visible edge length (px), -1 when none is seen
+  std::vector<double> visiblePerFrame;  // per frame 0..N: faces in the camera's view, summed over cloths
   double imageMean = 0, imageShare = 0;  // against the --no-view run: mean pixel difference (0..255), share > 16
 };
+
+// The frames at which the camera path cuts: the first frame whose time is at or after a `cut` keyframe's time.
+std::vector<int> cutFrames(const CameraPath& path, double fps, int frames) {
+  std::vector<int> cuts;
+  for (const CameraKeyframe& key : path.keyframes) {
+    const int frame = int(std::ceil(key.time * fps - 1e-9));
+    if (key.cut && frame >= 1 && frame <= frames) cuts.push_back(frame);
+  }
+  return cuts;
+}
+
+// Issue 17 (c), the second half: how the count of faces in view changes from one frame to the next outside the
+// camera's cuts (popping), and at each cut the visible edges of the view-dependent run against the --no-view run's
+// (cloth that comes into view at a cut must already be refined there).
+struct Jumps {
+  double largest = 0;  // |V_f - V_f-1| / V_f-1 over frames 2..N not at a cut (V: faces in view)
+  int frame = 0;       // where the largest is
+  int above5 = 0;      // changes above 5 %
+  int transitions = 0;
+};
+
+Jumps faceCountJumps(const std::vector<double>& v, const std::vector<int>& cuts) {
+  Jumps j;
+  for (size_t f = 2; f < v.size(); ++f) {
+    if (std::find(cuts.begin(), cuts.end(), int(f)) != cuts.end() || v[f - 1] <= 0 || v[f] < 0) continue;
+    const double jump = std::abs(v[f] - v[f - 1]) / v[f - 1];
+    ++j.transitions;
+    if (jump > 0.05) ++j.above5;
+    if (jump > j.largest) j.largest = jump, j.frame = int(f);
+  }
+  return j;
+}
+
+// The largest (view / --no-view - 1) of the median visible edge length over the cut frames, and its frame (0: no
+// cut with cloth in view).
+std::pair<double, int> worstEdgeAtCuts(const std::vector<double>& view, const std::vector<double>& plain,
+                                       const std::vector<int>& cuts) {
+  std::pair<double, int> worst{0.0, 0};
+  for (int f : cuts) {
+    const double a = view[f], b = plain[f];
+    if (a <= 0 || b <= 0) continue;
+    if (worst.second == 0 || a / b - 1 > worst.first) worst = {a / b - 1, f};
+  }
+  return worst;
+}
 
 enum class FilmMode { View, NoView, Uniform };
 
@@ -211,9 +264,15 @@ FilmRun runFilm(const fs::path& file, const fs::path& camera, int frames, const 
   run.figures = readStats(out / "stats.jsonl", true);
   const CameraPath path = loadCameraPath(camera);
   std::vector<double> perFrame;
+  run.edgePerFrame.assign(frames + 1, -1.0);
+  run.visiblePerFrame.assign(frames + 1, -1.0);
   for (int frame = 1; frame <= frames; ++frame) {
-    std::vector<double> lengths = visibleEdgePixels(out, shot, path.at(frame / shot.fps), frame);
-    if (!lengths.empty()) perFrame.push_back(median(lengths));
+    int seenFaces = 0;
+    std::vector<double> lengths = visibleEdgePixels(out, shot, path.at(frame / shot.fps), frame, seenFaces);
+    run.visiblePerFrame[frame] = seenFaces;
+    if (lengths.empty()) continue;
+    run.edgePerFrame[frame] = median(lengths);
+    perFrame.push_back(run.edgePerFrame[frame]);
   }
   run.edgePixels = median(perFrame);
   return run;
@@ -241,6 +300,7 @@ int benchFilm(int argc, char** argv) {
   std::printf("character shots seen by their film cameras (medians over frames 1..N of sums over cloths)\n\n");
   std::printf("| shot | run | frames | faces | ms / frame | visible edge (px) | image difference from --no-view "
               "(mean, share > 16) |\n|---|---|---:|---:|---:|---:|---:|\n");
+  std::vector<std::string> poppingRows;
   for (const fs::path& file : shots) {
     const Shot shot = loadShot(file);
     const fs::path camera = fs::path(ADACLOTH_SOURCE_DIR) / "cameras" / (shot.name + "_film.json");
@@ -266,7 +326,21 @@ int benchFilm(int argc, char** argv) {
     std::printf("| %s | time uniform / view | | %.2fx faces | %.2fx | | |\n", shot.name.c_str(),
                 uniform.figures.faces / view.figures.faces, uniform.figures.msPerFrame / view.figures.msPerFrame);
     std::fflush(stdout);
+    const std::vector<int> cuts = cutFrames(loadCameraPath(camera), shot.fps, n);
+    const Jumps jv = faceCountJumps(view.visiblePerFrame, cuts), jp = faceCountJumps(plain.visiblePerFrame, cuts);
+    const auto [edge, edgeFrame] = worstEdgeAtCuts(view.edgePerFrame, plain.edgePerFrame, cuts);
+    char text[320], atCuts[64] = "no cut";
+    if (edgeFrame > 0) std::snprintf(atCuts, sizeof atCuts, "%+.1f %% (frame %d)", 100 * edge, edgeFrame);
+    std::snprintf(text, sizeof text, "| %s | %zu | %.1f %% (frame %d), %d of %d | %.1f %% (frame %d), %d of %d | %s |",
+                  shot.name.c_str(), cuts.size(), 100 * jv.largest, jv.frame, jv.above5, jv.transitions,
+                  100 * jp.largest, jp.frame, jp.above5, jp.transitions, atCuts);
+    poppingRows.push_back(text);
   }
+  std::printf("\nfaces in view from frame to frame outside the cuts (largest change, changes above 5 %%), and the "
+              "visible edges at the cuts, view-dependent vs --no-view\n\n| shot | cuts | view-dependent: largest "
+              "change, above 5 %% | --no-view: largest change, above 5 %% | visible edge at a cut, worst |\n"
+              "|---|---:|---:|---:|---:|\n");
+  for (const std::string& row : poppingRows) std::printf("%s\n", row.c_str());
   return 0;
 }
 
