@@ -23,7 +23,10 @@ stage "the test suite"
 [[ $# -gt 0 ]] && exit 0
 
 echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADACLOTH_SANITIZE=ON -DADACLOTH_BENCHMARKS=OFF >/dev/null
+# -O1 -g1 (line tables only): what sanitizer reports need for file:line stacks, and half the compile time of -O2 -g
+# (this build was 13 of CI's 30 minutes).
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DADACLOTH_SANITIZE=ON -DADACLOTH_BENCHMARKS=OFF >/dev/null
 cmake --build build-sanitize -j "$jobs"
 stage "the sanitizer build"
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -L unit)
