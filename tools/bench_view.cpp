@@ -14,9 +14,10 @@
 //        medium shot, a close-up and a cut to the back) run three ways: view-dependent, --no-view, and uniform at the
 //        shot's size_min (the remesher with size [min, min]). Per run: faces and ms per frame, and the visible
 //        fidelity: the median on-screen length (pixels) of the cloth edges the camera sees, and the difference of
-//        material renders (every 6th frame) from the --no-view run. Then per shot: the largest frame-to-frame change
-//        of the view-dependent run's visible face count outside the camera's cuts, how many exceed 5 %, and the
-//        worst visible edge length at a cut against --no-view (cloth seen first at a cut must be refined there).
+//        material renders (every 6th frame) from the --no-view run. Then per shot, for the view-dependent and the
+//        --no-view run: the largest frame-to-frame change of the faces in view (counted on the written meshes)
+//        outside the camera's cuts and how many exceed 5 %; and the worst visible edge length at a cut against
+//        --no-view (cloth seen first at a cut must be refined there).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -198,7 +199,7 @@ struct FilmRun {
   Figures figures;
   double edgePixels = 0;              // median over frames of the median visible edge length (px)
   std::vector<double> edgePerFrame;   // per frame 0..N: the median visible edge length (px), -1 when none is seen
-  std::vector<double> visiblePerFrame;  // per frame 0..N: faces in the camera's view, summed over cloths
+  std::vector<double> visiblePerFrame;  // per frame 0..N: faces in the camera's view, summed over cloths (-1: frame 0)
   double imageMean = 0, imageShare = 0;  // against the --no-view run: mean pixel difference (0..255), share > 16
 };
 

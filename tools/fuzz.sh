@@ -100,11 +100,11 @@ echo "| target | seconds | executions | executions / s | corpus entries |"
 echo "|---|---:|---:|---:|---:|"
 for t in "${targets[@]}"; do
   log="$build/logs/$t.log"
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' || true)
+  executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' || true)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' || true)
   entries=$(find "$build/corpus/$t" -type f 2>/dev/null | wc -l)
   took="$seconds"  # with --runs: the time it took
-  [[ "$seconds" == 0 && -n "$runs" && -n "$rate" && "$rate" -gt 0 ]] && took=$((runs / rate))
-  printf '| %s | %s | %s | %s | %s |\n' "$t" "$took" "${runs:-failed}" "${rate:--}" "$entries"
+  [[ "$seconds" == 0 && -n "$executed" && -n "$rate" && "$rate" -gt 0 ]] && took=$((executed / rate))
+  printf '| %s | %s | %s | %s | %s |\n' "$t" "$took" "${executed:-failed}" "${rate:--}" "$entries"
 done
 exit $failed
