@@ -3,12 +3,25 @@
 // Eigen's product, of multiplyOperator (the AVX2/FMA kernel when the CPU has it) and of UpsampleOperator::apply
 // with one oscillatory mode; and the largest difference between the kernel and Eigen.
 // With an operator file argument it also times that operator (e.g. docs/upsampling.md's trained flag operator).
-// Usage: OMP_NUM_THREADS=1 bench_upsample [OP.bin]
+// Then the patch-wise MLP upsampler (upsample/patch_mlp.h, goal <= 5 ms per frame for ~150 -> ~6000 nodes): random
+// 54-64-64-64-135 networks over a 14 x 9-cell grid and over meshes/skirt_coarse.obj, 3 levels; ms per frame of
+// PatchMlp::apply (with its reused workspace) and of its parts. A PATCH_MLP.bin argument (ADCPMLP1 magic) is timed
+// too.
+// Then wrinkles by example (upsample/wrinkle_model.h, goal <= 2 ms): random models of 6, 60 and 100 poses over the
+// same grid. Model files given as arguments are timed in the section of their kind (upsample/model_kind.h).
+// Usage: OMP_NUM_THREADS=1 bench_upsample [OP.bin | PATCH_MLP.bin | WRINKLES.bin]...
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 
+#include "io/atomic_file.h"
+#include "io/obj.h"
+#include "mesh/generators.h"
 #include "upsample/apply_kernel.h"
+#include "upsample/model_kind.h"
+#include "upsample/patch_mlp.h"
+#include "upsample/wrinkle_file.h"
 #include "upsample/upsample_operator.h"
 
 using namespace adacloth;
@@ -59,6 +72,63 @@ void row(const char* name, const UpsampleOperator& op) {
               kernelMs, modeMs, (a - b).cwiseAbs().maxCoeff());
 }
 
+// A patch MLP over `pair` with random weights (the timing does not depend on their values).
+PatchMlp randomPatchMlp(MeshPair pair) {
+  PatchMlp mlp = makePatchMlp(std::move(pair), {64, 64, 64});
+  for (PatchMlpLayer& l : mlp.layers) {
+    l.W = Eigen::MatrixXf::Random(l.W.rows(), l.W.cols()) / std::sqrt(float(l.W.cols()));
+    l.b = Eigen::VectorXf::Random(l.b.size());
+  }
+  mlp.inputStd.setConstant(0.1f);
+  mlp.outputStd.setConstant(1e-3f);
+  return mlp;
+}
+
+void patchMlpRow(const char* name, const PatchMlp& mlp) {
+  const int M = int(mlp.coarseCount());
+  Eigen::MatrixX3d frames[3];
+  for (int k = 0; k < 3; ++k) frames[k] = nodePositions(mlp.pair.coarse) + 0.01 * Eigen::MatrixX3d::Random(M, 3);
+  PatchMlpWorkspace work;
+  Eigen::MatrixX3d fine;
+  const int reps = 200;
+  const double totalMs = msPerCall([&] { mlp.apply(frames[0], frames[1], frames[2], work, fine); }, reps);
+  // The parts: features, the network (standardization and GEMMs), assembly (B p_c and the mean displacements).
+  Eigen::MatrixXf in, out;
+  std::vector<PatchFrame> patchFrames;
+  const double featureMs = msPerCall([&] { patchInputs(mlp.stencil, frames[0], frames[1], frames[2], in,
+                                                       patchFrames); }, reps);
+  const double networkMs = msPerCall([&] { out = mlp.destandardize(mlp.infer(mlp.standardize(in))); }, reps);
+  const double assemblyMs = msPerCall([&] {
+    fine = patchOutputsToFine(mlp.stencil, patchFrames, out, mlp.pair.sub.midpoint * frames[0]);
+  }, reps);
+  size_t parameters = 0;
+  for (const PatchMlpLayer& l : mlp.layers) parameters += size_t(l.W.size() + l.b.size());
+  std::printf("%-22s %6d %7zu %6d %9zu %10.3f %10.3f %10.3f %10.3f\n", name, M, mlp.fineCount(),
+              mlp.stencil.faceCount(), parameters, totalMs, featureMs, networkMs, assemblyMs);
+}
+
+// A wrinkle model over `pair` with `poses` random poses (features near 1, displacements of a few mm): the timing
+// depends on the counts only.
+WrinkleModel randomWrinkleModel(MeshPair pair, int poses) {
+  WrinkleModel m;
+  m.pair = std::move(pair);
+  const Eigen::Index E = Eigen::Index(m.pair.coarse.edges.size()), N = Eigen::Index(m.pair.sub.fine.nodes.size());
+  for (int i = 0; i < poses; ++i) {
+    m.poseFeatures.push_back(Eigen::VectorXd::Ones(E) + 0.05 * Eigen::VectorXd::Random(E));
+    m.poseDisplacements.push_back(0.003f * Eigen::MatrixX3f::Random(N, 3));
+  }
+  m.prepare();
+  return m;
+}
+
+void wrinkleRow(const char* name, const WrinkleModel& m) {
+  const Eigen::MatrixX3d coarse = nodePositions(m.pair.coarse) + 0.01 * Eigen::MatrixX3d::Random(m.pair.coarse.nodes.size(), 3);
+  const double ms = msPerCall([&] { m.apply(coarse); }, 50);
+  const double weightsMs = msPerCall([&] { m.coarseWeights(coarse); }, 50);
+  std::printf("%-26s %6zu %7zu %6zu %10.3f %12.3f\n", name, m.pair.coarse.nodes.size(), m.pair.sub.fine.nodes.size(),
+              m.poseCount(), ms, weightsMs);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,6 +141,25 @@ int main(int argc, char** argv) {
     std::snprintf(name, sizeof name, "random %dx%d", M, N);
     row(name, randomOperator(M, N));
   }
-  for (int i = 1; i < argc; ++i) row(argv[i], loadUpsampleOperator(argv[i]));
+  for (int i = 1; i < argc; ++i)
+    if (modelFileMethod(argv[i]) == UpsampleMethod::Linear) row(argv[i], loadUpsampleOperator(argv[i]));
+  std::printf("\npatch MLP (54-64-64-64-3P, one GEMM per layer over all faces, float, 1 thread)\n");
+  std::printf("%-22s %6s %7s %6s %9s %10s %10s %10s %10s\n", "model", "M", "N", "faces", "params", "ms/frame",
+              "features", "network", "assembly");
+  std::srand(1);
+  patchMlpRow("random grid 14x9, L3", randomPatchMlp(makeMeshPair(makeGrid(1.4, 0.9, 14, 9), 3)));
+  const std::string skirt = std::string(ADACLOTH_SOURCE_DIR) + "/meshes/skirt_coarse.obj";
+  patchMlpRow("random skirt, L3", randomPatchMlp(makeMeshPair(readObj(skirt), 3)));
+  for (int i = 1; i < argc; ++i)
+    if (modelFileMethod(argv[i]) == UpsampleMethod::Mlp) patchMlpRow(argv[i], loadPatchMlp(argv[i]));
+  std::printf("\nwrinkles by example (WrinkleModel::apply: weights, Loop and base surfaces, frames, blend; 1 thread)\n");
+  std::printf("%-26s %6s %7s %6s %10s %12s\n", "model", "M", "N", "poses", "ms/frame", "weights ms");
+  for (int poses : {6, 60, 100}) {
+    char name[48];
+    std::snprintf(name, sizeof name, "random grid 14x9, L3, %d", poses);
+    wrinkleRow(name, randomWrinkleModel(makeMeshPair(makeGrid(1.4, 0.9, 14, 9), 3), poses));
+  }
+  for (int i = 1; i < argc; ++i)
+    if (modelFileMethod(argv[i]) == UpsampleMethod::Wrinkles) wrinkleRow(argv[i], loadWrinkleModel(argv[i]));
   return 0;
 }

@@ -13,6 +13,9 @@ packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libt
           libbenchmark-dev libsuitesparse-dev libopenblas0-serial python3 clang libclang-rt-14-dev libomp-dev)
 packages+=(blender)  # the Blender client tests (ctest -L client, tools/blender/)
 packages+=(slurmctld slurmd slurm-client munge)  # the local Slurm cluster of the farm test (ctest label farm)
+# PyTorch (CPU) trains the patch-MLP upsampler (tools/train_patch_mlp.py) and checks adacloth's inference against it
+# (ctest label mlp); adacloth itself never needs it.
+packages+=(python3-torch python3-numpy)
 if [[ "${1:-}" == "--extras" ]]; then packages+=(ffmpeg gnuplot-nox); fi
 
 missing=()

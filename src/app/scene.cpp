@@ -5,6 +5,9 @@
 #include "io/error.h"
 #include "io/obj.h"
 #include "mesh/generators.h"
+#include "upsample/model_kind.h"
+#include "upsample/patch_mlp.h"
+#include "upsample/wrinkle_file.h"
 
 namespace adacloth {
 namespace {
@@ -24,28 +27,62 @@ Mesh loadOrGenerate(const ClothSpec& cloth, const Shot& shot) {
   return readObj(m.file);
 }
 
-// The cloth's `upsample` operator, checked against its mesh. A missing, broken or mismatched file is an InputError
-// naming the shot, the JSON pointer and the file.
-std::shared_ptr<const FixedTopologyOutput> loadClothOutput(const ClothSpec& cloth, const Mesh& mesh, const Shot& shot) {
+// The predictor of a model file of `method`'s kind (loading errors are InputErrors naming the file).
+OutputPredictor loadPredictor(UpsampleMethod method, const std::string& file) {
+  switch (method) {
+    case UpsampleMethod::Linear:
+      return linearPredictor(std::make_shared<const UpsampleOperator>(loadUpsampleOperator(file)));
+    case UpsampleMethod::Wrinkles: {
+      auto model = std::make_shared<const WrinkleModel>(loadWrinkleModel(file));
+      OutputPredictor p;
+      p.mesh = outputMeshOf(model->pair);
+      p.predict = [model](const std::vector<Eigen::MatrixX3f>& coarse, double, Eigen::MatrixX3f& fine) {
+        fine = model->apply(coarse.front().cast<double>()).cast<float>();
+      };
+      return p;
+    }
+    case UpsampleMethod::Mlp: {
+      auto model = std::make_shared<const PatchMlp>(loadPatchMlp(file));
+      OutputPredictor p;
+      p.mesh = outputMeshOf(model->pair);
+      p.historyFrames = 3;
+      p.predict = [model](const std::vector<Eigen::MatrixX3f>& coarse, double, Eigen::MatrixX3f& fine) {
+        fine = model->apply(coarse[0].cast<double>(), coarse[1].cast<double>(), coarse[2].cast<double>())
+                   .cast<float>();
+      };
+      return p;
+    }
+  }
+  throw std::logic_error("loadPredictor: unknown method");
+}
+
+// The cloth's `upsample` model, checked against its kind and its mesh. A missing, broken, mismatched or
+// wrong-kind file is an InputError naming the shot, the JSON pointer and the file.
+std::shared_ptr<FixedTopologyOutput> loadClothOutput(const ClothSpec& cloth, const Mesh& mesh, const Shot& shot) {
   const UpsampleSpec& spec = *cloth.upsample;
   const std::string where = shot.file.string() + ": " + cloth.place + "/upsample/operator: ";
   std::error_code ec;
   if (!fs::is_regular_file(spec.operatorFile, ec))
     throw InputError(where + "operator file " + spec.operatorFile.string() + " does not exist");
-  auto op = std::make_shared<UpsampleOperator>();
+  const UpsampleMethod method = *methodFromName(spec.method);  // the schema allows only the three names
+  const std::optional<UpsampleMethod> kind = modelFileMethod(spec.operatorFile.string());
+  if (kind && *kind != method)
+    throw InputError(where + spec.operatorFile.string() + " is a \"" + methodName(*kind) +
+                     "\" model, but upsample/method is \"" + spec.method + "\"");
+  OutputPredictor predictor;
   try {
-    *op = loadUpsampleOperator(spec.operatorFile.string());
+    predictor = loadPredictor(method, spec.operatorFile.string());
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   }
   // Round-off allowance: a thousandth of the panel size (an operator made for this cloth fits far better).
   Vec2 lo = mesh.verts.front().u, hi = lo;
   for (const Vert& v : mesh.verts) lo = lo.cwiseMin(v.u), hi = hi.cwiseMax(v.u);
-  const std::string bad = operatorMismatch(*op, mesh, 1e-3 * (hi - lo).norm() + 1e-9);
+  const std::string bad = operatorMismatch(*predictor.mesh, mesh, 1e-3 * (hi - lo).norm() + 1e-9);
   if (!bad.empty())
     throw InputError(where + "operator " + spec.operatorFile.string() + " does not cover cloth \"" + cloth.name +
                      "\": " + bad);
-  return std::make_shared<FixedTopologyOutput>(std::move(op),
+  return std::make_shared<FixedTopologyOutput>(std::move(predictor),
                                                UpsampleBlend{spec.blendLo, spec.blendHi, spec.smoothingPasses});
 }
 

@@ -25,7 +25,7 @@ struct Cloth {
   DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
   StrainLimits strainLimits;  // from `spec.strainLimit`, the mesh and the handles; rebuilt with the dynamics state
   // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
-  std::shared_ptr<const FixedTopologyOutput> output;
+  std::shared_ptr<FixedTopologyOutput> output;
 };
 
 // Rebuilds the cloth's dynamics state (masses, springs, bending) and strain limits from its current mesh and

@@ -401,6 +401,17 @@ std::string statsUpTo(const std::filesystem::path& file, int frame) {
 
 // Restores the newest checkpoint of OUT into `scene` and trims OUT to its frame. Returns the first frame to simulate
 // (0 when OUT holds no checkpoint: the run starts afresh). Everything is checked before OUT is touched.
+// An upsampler that reads earlier frames (the patch MLP) gets the coarse samples of the frames up to the checkpoint
+// from the cloth frames already written, exactly as it had them (the OBJ numbers read back bit for bit), so a
+// resumed run writes the same bytes as an uninterrupted one.
+void primeOutputHistory(Scene& scene, const std::filesystem::path& out, int frame) {
+  for (Cloth& cloth : scene.cloths) {
+    if (!cloth.output) continue;
+    for (int f = std::max(0, frame - cloth.output->historyFrames() + 2); f <= frame; ++f)
+      cloth.output->primeHistory(readObj(frameFile(out, cloth.spec.name, f)));
+  }
+}
+
 int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_t fingerprint) {
   const auto checkpoints = listCheckpoints(options.out);
   const bool talk = options.progress != Progress::Mode::Quiet;
@@ -420,6 +431,7 @@ int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_
   restoreCheckpoint(bytes, file.string(), fingerprint, scene);
   removeOutputAfter(options.out, frame);
   writeFileAtomically(options.out / "stats.jsonl", stats);
+  primeOutputHistory(scene, options.out, frame);
   if (talk) std::fprintf(stderr, "resume: continuing after frame %d (%s)\n", frame, file.c_str());
   return frame + 1;
 }

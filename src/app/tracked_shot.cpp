@@ -95,16 +95,25 @@ TrackedData runTrackedShot(const Shot& shot, const TrackOptions& options) {
     data.frames.coarse.push_back(nodePositions(cm));
     data.frames.fine.push_back(nodePositions(fm));
   };
+  for (size_t i = 0; i < fm.nodes.size(); ++i)
+    fm.nodes[i].x += options.finePerturbation * Vec3(std::sin(1.7 * double(i)), std::cos(2.3 * double(i)),
+                                                     std::sin(0.9 * double(i)));
   track(constraint, cm, fm);
   record();
   const int frames = options.frames >= 0 ? options.frames : s.frames;
   Progress progress("track " + s.cloths[0].name, options.progress);
   for (int frame = 1; frame <= frames; ++frame) {
     FrameReport coarseReport(coarse.cloths.size()), fineReport(fine.cloths.size());  // not reported
-    for (int step = 0; step < s.stepsPerFrame; ++step) {
-      stepLabelled(s, coarse, frame, step, coarseReport, "coarse");
-      stepLabelled(s, fine, frame, step, fineReport, "fine");
-      track(constraint, cm, fm);
+    try {
+      for (int step = 0; step < s.stepsPerFrame; ++step) {
+        stepLabelled(s, coarse, frame, step, coarseReport, "coarse");
+        stepLabelled(s, fine, frame, step, fineReport, "fine");
+        track(constraint, cm, fm);
+      }
+    } catch (const SimulationError& e) {
+      // The frames before the blow-up are good training data; the caller keeps them and reports the failure.
+      data.failure = e.what();
+      break;
     }
     coarse.time += s.frameTime();
     fine.time = coarse.time;

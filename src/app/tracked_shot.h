@@ -18,6 +18,10 @@ struct TrackOptions {
   int frames = -1;                // frames after frame 0; -1: the shot's
   std::optional<std::array<int, 2>> coarseCells;  // replaces the cloth's grid cells (grid meshes only)
   std::optional<std::filesystem::path> coarseMesh; // replaces the cloth's mesh by this OBJ (placed by its transform)
+  // m: moves every fine node by up to this much at the start (a fixed pseudo-random pattern), the coarse run left
+  // bit for bit as it is: a twin of a run whose coarse motion never parts from it, so `upsample twin` measures how
+  // much of the fine detail no predictor from the coarse motion can know (docs/upsampling.md).
+  double finePerturbation = 0;
   Progress::Mode progress = Progress::Mode::Auto;
 };
 

@@ -196,6 +196,7 @@ ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
 // `upsample`: the operator path is already absolute (resolved against the shot's folder); it is loaded with the scene.
 UpsampleSpec readUpsample(const Shot& shot, const Json& j, const std::string& ptr) {
   UpsampleSpec u;
+  u.method = j["method"].get<std::string>();
   u.operatorFile = j["operator"].get<std::string>();
   u.blendLo = j["blend"][0].get<double>();
   u.blendHi = j["blend"][1].get<double>();

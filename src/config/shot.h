@@ -30,7 +30,8 @@ struct MeshSpec {
 
 // Fixed-topology output through a learned upsampling operator (`upsample`, docs/upsampled-output.md).
 struct UpsampleSpec {
-  fs::path operatorFile;     // the operator (.bin), resolved against the shot's folder
+  std::string method = "linear";  // linear | wrinkles | mlp (upsample/model_kind.h)
+  fs::path operatorFile;     // the model file (.bin) of that method, resolved against the shot's folder
   double blendLo = 1.0;      // simulation / output edge-length ratio up to which the simulation is used alone
   double blendHi = 2.0;      // ratio from which the upsampled position is used alone (> blendLo)
   int smoothingPasses = 2;   // neighbour-averaging passes of the blend weight over the output mesh

@@ -166,8 +166,15 @@ Field viewSchema() {
 Field upsampleSchema() {
   const Defaults& d = defaults();
   return object("upsample", {
-      path("operator", "Upsampling operator file (.bin, docs/upsampling.md) whose fine mesh is the output mesh; its "
-                       "material space is the cloth's (after `transform`'s scale).").withExample("../ops/sheet.bin"),
+      enumeration("method", {"linear", "wrinkles", "mlp"},
+                  "How the coarse sample becomes the output mesh where the simulation is too coarse "
+                  "(docs/upsampling.md): \"linear\": the learned linear operator (Kavan et al.); \"wrinkles\": "
+                  "example-based wrinkles (Zurdo et al.); \"mlp\": the patch MLP (seed 004). `operator` must be a "
+                  "file of that kind (made by `adacloth upsample train --method linear|wrinkles` or "
+                  "tools/train_patch_mlp.py).").defaults(d.upsample.method),
+      path("operator", "Model file (.bin, docs/upsampling.md) of `method`'s kind, whose fine mesh is the output "
+                       "mesh; its material space is the cloth's (after `transform`'s scale).")
+          .withExample("../ops/sheet.bin"),
       vec2("blend", "Band [lo, hi] of the ratio (simulation edge length) / (output edge length), longest material "
                     "edges: at or below lo the output is the simulation, at or above hi the upsampled coarse "
                     "sample, smoothstep between.").inUnit("1").atLeast(0, true)

@@ -47,7 +47,8 @@ std::string indexMismatch(const UpsampleOperator& op) {
       if (v < 0 || size_t(v) >= op.fineUv.size())
         return "fine face " + std::to_string(f) + " names vert " + std::to_string(v) + " of " +
                std::to_string(op.fineUv.size());
-  if (size_t(op.U.rows()) != nodes || size_t(op.U.cols()) != op.coarseCount())
+  // An empty U: the output mesh of a wrinkle or MLP model, whose predictor is not U.
+  if (op.U.size() != 0 && (size_t(op.U.rows()) != nodes || size_t(op.U.cols()) != op.coarseCount()))
     return "U is " + std::to_string(op.U.rows()) + " x " + std::to_string(op.U.cols()) + ", expected " +
            std::to_string(nodes) + " x " + std::to_string(op.coarseCount());
   if (op.fineFaces.empty() || op.coarseCount() == 0) return "it has no fine faces or no coarse points";
@@ -84,10 +85,33 @@ std::string operatorMismatch(const UpsampleOperator& op, const Mesh& cloth, doub
   return bad;
 }
 
+OutputPredictor linearPredictor(std::shared_ptr<const UpsampleOperator> op) {
+  OutputPredictor p;
+  p.mesh = op;
+  p.predict = [op](const std::vector<Eigen::MatrixX3f>& coarse, double time, Eigen::MatrixX3f& fine) {
+    op->apply(coarse.front(), time, fine);
+  };
+  return p;
+}
+
+std::shared_ptr<const UpsampleOperator> outputMeshOf(const MeshPair& pair) {
+  auto shell = std::make_shared<UpsampleOperator>();
+  for (const Node& n : pair.coarse.nodes) shell->coarsePoints.push_back(pair.coarse.verts[size_t(n.verts.front())].u);
+  const Mesh& fine = pair.sub.fine;
+  for (const Vert& v : fine.verts) shell->fineUv.push_back(v.u), shell->fineVertNode.push_back(v.node);
+  for (const Face& f : fine.faces) shell->fineFaces.push_back(f.verts);
+  for (const Node& n : fine.nodes) shell->finePoints.push_back(fine.verts[size_t(n.verts.front())].u);
+  return shell;
+}
+
 FixedTopologyOutput::FixedTopologyOutput(std::shared_ptr<const UpsampleOperator> op, UpsampleBlend blend)
-    : op_(std::move(op)), blend_(blend) {
-  if (!op_ || !indexMismatch(*op_).empty() || !(blend_.hi > blend_.lo))
-    throw std::invalid_argument("FixedTopologyOutput: inconsistent operator or blend band");
+    : FixedTopologyOutput(linearPredictor(std::move(op)), blend) {}
+
+FixedTopologyOutput::FixedTopologyOutput(OutputPredictor predictor, UpsampleBlend blend)
+    : op_(predictor.mesh), predictor_(std::move(predictor)), blend_(blend) {
+  if (!op_ || !indexMismatch(*op_).empty() || !(blend_.hi > blend_.lo) || !predictor_.predict ||
+      predictor_.historyFrames < 1)
+    throw std::invalid_argument("FixedTopologyOutput: inconsistent operator, predictor or blend band");
   const UpsampleOperator& o = *op_;
   const size_t nodes = o.fineCount();
   std::vector<double> edgeSum(nodes, 0.0);
@@ -133,17 +157,33 @@ std::vector<double> FixedTopologyOutput::smoothed(std::vector<double> w) const {
   return w;
 }
 
-OutputFrame FixedTopologyOutput::evaluate(const Mesh& sim, double time) const {
+Eigen::MatrixX3f FixedTopologyOutput::sampleCoarse(const Mesh& sim, const MaterialLocator& locator) const {
   const UpsampleOperator& o = *op_;
-  if (sim.faces.empty()) throw std::invalid_argument("FixedTopologyOutput::evaluate: the simulation mesh has no faces");
-  const MaterialLocator locator(sim);
-  // 1-2: sample the simulation at the coarse points and upsample.
   Eigen::MatrixX3f coarse(o.coarseCount(), 3);
 #pragma omp parallel for schedule(static)
   for (long c = 0; c < long(o.coarseCount()); ++c)
     coarse.row(c) = worldAt(sim, locator.locate(o.coarsePoints[c])).cast<float>().transpose();
+  return coarse;
+}
+
+void FixedTopologyOutput::remember(Eigen::MatrixX3f coarse) {
+  history_.insert(history_.begin(), std::move(coarse));
+  history_.resize(size_t(predictor_.historyFrames), history_.back());  // before enough frames: the oldest repeated
+}
+
+void FixedTopologyOutput::primeHistory(const Mesh& sim) {
+  if (sim.faces.empty()) throw std::invalid_argument("FixedTopologyOutput::primeHistory: the mesh has no faces");
+  remember(sampleCoarse(sim, MaterialLocator(sim)));
+}
+
+OutputFrame FixedTopologyOutput::evaluate(const Mesh& sim, double time) {
+  const UpsampleOperator& o = *op_;
+  if (sim.faces.empty()) throw std::invalid_argument("FixedTopologyOutput::evaluate: the simulation mesh has no faces");
+  const MaterialLocator locator(sim);
+  // 1-2: sample the simulation at the coarse points and upsample.
+  remember(sampleCoarse(sim, locator));
   Eigen::MatrixX3f up;
-  o.apply(coarse, time, up);
+  predictor_.predict(history_, time, up);
   // 3: the simulation itself at every fine node, and how fine it is there.
   const size_t nodes = o.fineCount();
   OutputFrame frame;

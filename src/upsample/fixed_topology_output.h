@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include "mesh/mesh.h"
+#include "upsample/material_locator.h"
+#include "upsample/mesh_pair.h"
 #include "upsample/upsample_operator.h"
 
 namespace adacloth {
@@ -40,9 +44,25 @@ double simulationWeight(double ratio, const UpsampleBlend& blend);
 // is 0.5 m outside the cloth's panels").
 std::string operatorMismatch(const UpsampleOperator& op, const Mesh& cloth, double tolerance);
 
+// What turns coarse samples into fine positions, whatever the method (linear, wrinkles, mlp; model_kind.h).
+struct OutputPredictor {
+  // Coarse material points and the output mesh. U is the linear method's; a wrinkle or MLP model's shell has none.
+  std::shared_ptr<const UpsampleOperator> mesh;
+  // Coarse samples the predictor reads: the current frame's and, for the MLP, the two frames before it.
+  int historyFrames = 1;
+  // coarse[0] is the current frame's sample (m, rows), coarse[1] the one before, ...; `fine` is resized (m, rows).
+  std::function<void(const std::vector<Eigen::MatrixX3f>& coarse, double time, Eigen::MatrixX3f& fine)> predict;
+};
+
+// U p_c (+ modes).
+OutputPredictor linearPredictor(std::shared_ptr<const UpsampleOperator> op);
+// The coarse points and output mesh of a wrinkle or MLP model (U empty).
+std::shared_ptr<const UpsampleOperator> outputMeshOf(const MeshPair& pair);
+
 class FixedTopologyOutput {
  public:
-  FixedTopologyOutput(std::shared_ptr<const UpsampleOperator> op, UpsampleBlend blend);
+  FixedTopologyOutput(std::shared_ptr<const UpsampleOperator> op, UpsampleBlend blend);  // the linear method
+  FixedTopologyOutput(OutputPredictor predictor, UpsampleBlend blend);
 
   const UpsampleOperator& op() const { return *op_; }
   const UpsampleBlend& blend() const { return blend_; }
@@ -50,20 +70,29 @@ class FixedTopologyOutput {
   const std::vector<double>& outputEdge() const { return outputEdge_; }
 
   // The output mesh for the simulation mesh `sim` (material coordinates in the operator's material space, world
-  // positions current) at time `time` (s).
-  OutputFrame evaluate(const Mesh& sim, double time) const;
+  // positions current) at time `time` (s). Remembers this frame's coarse sample for predictors that read earlier
+  // frames, so it is called once per frame, in order.
+  OutputFrame evaluate(const Mesh& sim, double time);
+  // Remembers the coarse sample of an earlier frame's mesh without evaluating (a resumed run re-reads the frames
+  // before its checkpoint, oldest first).
+  void primeHistory(const Mesh& sim);
+  int historyFrames() const { return predictor_.historyFrames; }
 
   // OBJ text of the output mesh with node positions `positions` (m): v per fine node, vt per fine vert, f v/vt.
   std::string formatObj(const std::vector<Vec3>& positions) const;
 
  private:
   std::shared_ptr<const UpsampleOperator> op_;
+  OutputPredictor predictor_;
   UpsampleBlend blend_;
+  std::vector<Eigen::MatrixX3f> history_;    // newest first, historyFrames entries once a frame was seen
   std::vector<double> outputEdge_;           // per fine node (m)
   std::vector<std::vector<int>> neighbours_; // per fine node: nodes sharing a fine face, ascending
   Mesh objMesh_;                              // verts, nodes and faces of the output mesh, for the OBJ writer
 
   std::vector<double> smoothed(std::vector<double> w) const;
+  Eigen::MatrixX3f sampleCoarse(const Mesh& sim, const MaterialLocator& locator) const;
+  void remember(Eigen::MatrixX3f coarse);
 };
 
 }  // namespace adacloth

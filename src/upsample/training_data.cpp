@@ -48,6 +48,21 @@ struct Cursor {
 
 }  // namespace
 
+std::vector<char> framesWithin(const TrackedData& d, const SparseMatrixD& B, double maxResidual) {
+  std::vector<char> keep(d.frames.coarse.size(), 1);
+  if (maxResidual <= 0) return keep;
+  for (size_t f = 0; f < keep.size(); ++f)
+    keep[f] = (B * d.frames.coarse[f] - d.frames.fine[f]).rowwise().norm().maxCoeff() <= maxResidual;
+  return keep;
+}
+
+TrainingSequence keptFrames(const TrainingSequence& seq, const std::vector<char>& keep) {
+  TrainingSequence out;
+  for (size_t f = 0; f < seq.coarse.size(); ++f)
+    if (keep[f]) out.coarse.push_back(seq.coarse[f]), out.fine.push_back(seq.fine[f]), out.time.push_back(seq.time[f]);
+  return out;
+}
+
 void writeTrackedData(const TrackedData& data, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   writeObj(data.coarse, dir / "coarse.obj");

@@ -53,6 +53,12 @@ TEST_CASE("tracked shot: fine run follows the coarse one through its lowest harm
   CHECK(back.levels == 1);
   CHECK(back.frames.time == data.frames.time);
   CHECK((back.frames.fine[3] - data.frames.fine[3]).cwiseAbs().maxCoeff() < 1e-6);
+  // A fine-only perturbation leaves the coarse run bit for bit and moves the fine one (the twin of a run whose coarse
+  // motion never parts from it).
+  options.finePerturbation = 1e-4;
+  const TrackedData twin = runTrackedShot(shot, options);
+  for (size_t f = 0; f < 4; ++f) CHECK(twin.frames.coarse[f] == data.frames.coarse[f]);
+  CHECK((twin.frames.fine[3] - data.frames.fine[3]).cwiseAbs().maxCoeff() > 1e-7);
 }
 
 TEST_CASE("tracked shot rejects handles by node index", "[upsample]") {
@@ -74,9 +80,9 @@ TEST_CASE("adacloth upsample track, train and eval end to end on a tiny flag", "
                         d + "/eval.json'");
   INFO(r.output);
   REQUIRE(r.exitCode == 0);
-  CHECK_THAT(r.output, Catch::Contains("barycentric") && Catch::Contains("loop") && Catch::Contains("learned"));
+  CHECK_THAT(r.output, Catch::Contains("barycentric") && Catch::Contains("loop") && Catch::Contains("linear"));
   const std::string json = readFile(dir / "eval.json");
-  for (const char* key : {"\"heldout\"", "\"training\"", "\"ms_per_frame\"", "\"barycentric\"", "\"learned\""})
+  for (const char* key : {"\"heldout\"", "\"training\"", "\"ms_per_frame\"", "\"barycentric\"", "\"linear\"", "\"curvature_ratio\""})
     CHECK_THAT(json, Catch::Contains(key));
   // A regularization scan trains one operator per listed profile and writes the one with the lowest validation
   // error, which `eval` then reproduces on the same folder.
@@ -92,9 +98,23 @@ TEST_CASE("adacloth upsample track, train and eval end to end on a tiny flag", "
   REQUIRE(errors.size() == 2);
   r = test::runAdacloth("upsample eval '" + d + "/scan.bin' --training '" + d + "/a' --heldout '" + d + "/b'");
   std::smatch learned;
-  REQUIRE(std::regex_search(r.output, learned, std::regex("learned +[0-9.]+ +([0-9.]+)")));
+  REQUIRE(std::regex_search(r.output, learned, std::regex("linear +[0-9.]+ +([0-9.]+)")));
   CHECK(std::stod(learned[1]) == Approx(std::min(errors[0], errors[1])).margin(1.5e-3));
   CHECK(test::runAdacloth("upsample train '" + d + "/a' -o x.bin --gamma1 0.01,100").exitCode == 2);
+  // Wrinkles by example from the same folders; eval takes every kind of model file at once, one row each.
+  r = test::runAdacloth("upsample train --method wrinkles '" + d + "/a' -o '" + d + "/w.bin' --poses 3");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  r = test::runAdacloth("upsample eval '" + d + "/op.bin' '" + d + "/w.bin' --training '" + d + "/a' --heldout '" + d +
+                        "/b'");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  CHECK(std::regex_search(r.output, std::regex("\\nwrinkles +[0-9.]+ +[0-9.]+")));
+  CHECK(std::regex_search(r.output, std::regex("\\nlinear +[0-9.]+ +[0-9.]+")));
+  // Options of one method given to another, and an unknown method, are bad input.
+  CHECK(test::runAdacloth("upsample train --method wrinkles '" + d + "/a' -o x.bin --K 20").exitCode == 2);
+  CHECK(test::runAdacloth("upsample train '" + d + "/a' -o x.bin --poses 3").exitCode == 2);
+  CHECK(test::runAdacloth("upsample train --method cubic '" + d + "/a' -o x.bin").exitCode == 2);
   // Usage errors and a broken operator file are bad input (exit 2).
   CHECK(test::runAdacloth("upsample frobnicate").exitCode == 2);
   CHECK_THAT(test::runAdacloth("upsample --help").output, Catch::StartsWith("usage: adacloth upsample"));

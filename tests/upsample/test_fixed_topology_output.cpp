@@ -100,7 +100,7 @@ TEST_CASE("blend weight is 1 below the band, 0 above it and smooth between", "[u
 }
 
 TEST_CASE("output is the simulation resampled where the simulation is finer", "[upsample-output]") {
-  const FixedTopologyOutput output(gridOperator(), UpsampleBlend{});
+  FixedTopologyOutput output(gridOperator(), UpsampleBlend{});
   const Mesh sim = onSurface(makeGrid(1, 1, 16, 16));  // every output node is a simulation node
   const OutputFrame frame = output.evaluate(sim, 0.0);
   REQUIRE(frame.positions.size() == output.op().fineCount());
@@ -115,7 +115,7 @@ TEST_CASE("output is the simulation resampled where the simulation is finer", "[
 TEST_CASE("output is the upsampled coarse sample where the simulation is as coarse as the operator",
           "[upsample-output]") {
   const auto op = gridOperator();
-  const FixedTopologyOutput output(op, UpsampleBlend{});
+  FixedTopologyOutput output(op, UpsampleBlend{});
   const Mesh sim = onSurface(makeGrid(1, 1, 2, 2));  // the operator's coarse mesh itself
   const OutputFrame frame = output.evaluate(sim, 0.0);
   Eigen::MatrixXd coarse(long(op->coarseCount()), 3);
@@ -146,7 +146,7 @@ TEST_CASE("blend moves smoothly from simulated to upsampled where the simulation
   for (int round = 0; round < 3; ++round) remesh(sim, sizing(), RemeshParams(), {});
   sim = onSurface(sim);
   const auto op = std::make_shared<UpsampleOperator>(makeOperator(makeGrid(1, 1, 2, 2), makeGrid(1, 1, 16, 16), 0.3));
-  const FixedTopologyOutput output(op, UpsampleBlend{});
+  FixedTopologyOutput output(op, UpsampleBlend{});
   const OutputFrame frame = output.evaluate(sim, 0.0);
   for (size_t n = 0; n < op->fineCount(); ++n) {
     const double x = op->finePoints[n].x();
@@ -170,7 +170,7 @@ TEST_CASE("blend moves smoothly from simulated to upsampled where the simulation
 }
 
 TEST_CASE("output OBJ keeps its topology and vt whatever the simulation mesh", "[upsample-output]") {
-  const FixedTopologyOutput output(gridOperator(), UpsampleBlend{});
+  FixedTopologyOutput output(gridOperator(), UpsampleBlend{});
   const std::string fine = output.formatObj(output.evaluate(onSurface(makeGrid(1, 1, 16, 16)), 0.0).positions);
   const std::string coarse = output.formatObj(output.evaluate(onSurface(makeGrid(1, 1, 3, 2)), 0.5).positions);
   CHECK(countLines(linesStartingWith(fine, "v ")) == 81);

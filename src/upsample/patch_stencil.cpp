@@ -1,0 +1,194 @@
+#include "upsample/patch_stencil.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace adacloth {
+namespace {
+
+using Bary = std::array<int, 3>;  // weights of c0 c1 c2, times 2^levels
+using BaryTri = std::array<Bary, 3>;
+
+Bary midpoint(const Bary& p, const Bary& q) { return {(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2}; }
+
+// The fine faces of one coarse face, as barycentric corner triples, in the order subdivide() creates them:
+// subdivideOnce() replaces face i by faces 4i..4i+3 with corners {v0,m0,m2}, {m0,v1,m1}, {m2,m1,v2}, {m0,m1,m2}
+// (m_i the middle of edge i), so after L levels coarse face f owns fine faces 4^L f + k, k = 0..4^L - 1, in this
+// breadth-first order. Integer coordinates are exact: every midpoint of the recursion halves an even number.
+std::vector<BaryTri> fineFacesOfOneFace(int levels) {
+  const int n = 1 << levels;
+  std::vector<BaryTri> tris = {{Bary{n, 0, 0}, Bary{0, n, 0}, Bary{0, 0, n}}};
+  for (int level = 0; level < levels; ++level) {
+    std::vector<BaryTri> next;
+    next.reserve(tris.size() * 4);
+    for (const BaryTri& t : tris) {
+      const Bary m0 = midpoint(t[0], t[1]), m1 = midpoint(t[1], t[2]), m2 = midpoint(t[2], t[0]);
+      next.push_back({t[0], m0, m2});
+      next.push_back({m0, t[1], m1});
+      next.push_back({m2, m1, t[2]});
+      next.push_back({m0, m1, m2});
+    }
+    tris = std::move(next);
+  }
+  return tris;
+}
+
+// Canonical output index of (a, b, c): a = n..0, then b = n - a..0.
+int canonicalIndex(const Bary& p, int n) {
+  const int a = p[0], b = p[1];
+  // Rows a' = n..a+1 hold n - a' + 1 nodes each: sum over k = 1..n-a of k.
+  const int before = (n - a) * (n - a + 1) / 2;
+  return before + (n - a - b);
+}
+
+int nodeAcross(const Mesh& mesh, int face, int edge) {
+  const Edge& e = mesh.edges[mesh.faces[face].edges[edge]];
+  if (e.isBoundary()) return -1;
+  const int other = e.faces[0] == face ? e.faces[1] : e.faces[0];
+  for (int c = 0; c < 3; ++c) {
+    const int node = mesh.nodeOf(other, c);
+    if (node != e.nodes[0] && node != e.nodes[1]) return node;
+  }
+  return -1;
+}
+
+}  // namespace
+
+int patchNodeCount(int levels) {
+  const int n = 1 << levels;
+  return (n + 1) * (n + 2) / 2;
+}
+
+PatchStencil makePatchStencil(const MeshPair& pair) {
+  const Mesh& coarse = pair.coarse;
+  const Mesh& fine = pair.sub.fine;
+  const int L = pair.levels, n = 1 << L, F = int(coarse.faces.size());
+  PatchStencil s;
+  s.levels = L;
+  s.nodesPerFace = patchNodeCount(L);
+  const std::vector<BaryTri> local = fineFacesOfOneFace(L);
+  if (fine.faces.size() != size_t(F) * local.size())
+    throw std::logic_error("makePatchStencil: the fine mesh does not have 4^levels faces per coarse face");
+  s.bary.resize(s.nodesPerFace);
+  for (int a = n, q = 0; a >= 0; --a)
+    for (int b = n - a; b >= 0; --b, ++q) s.bary[q] = {a, b, n - a - b};
+  s.corners.resize(F);
+  s.across.resize(F);
+  s.fineNodes.assign(size_t(F) * s.nodesPerFace, -1);
+  std::vector<int> holders(fine.nodes.size(), 0);
+  for (int f = 0; f < F; ++f) {
+    const Face& face = coarse.faces[f];
+    for (int c = 0; c < 3; ++c) {
+      s.corners[f][c] = coarse.nodeOf(f, c);
+      s.across[f][c] = nodeAcross(coarse, f, c);
+    }
+    const Vec2 &u0 = coarse.verts[face.verts[0]].u, &u1 = coarse.verts[face.verts[1]].u,
+               &u2 = coarse.verts[face.verts[2]].u;
+    const double tolerance = 1e-9 * (1 + u0.cwiseAbs().maxCoeff() + u1.cwiseAbs().maxCoeff() +
+                                     u2.cwiseAbs().maxCoeff());
+    int* nodes = &s.fineNodes[size_t(f) * s.nodesPerFace];
+    for (size_t k = 0; k < local.size(); ++k) {
+      const size_t fineFace = size_t(f) * local.size() + k;
+      for (int c = 0; c < 3; ++c) {
+        const Bary& p = local[k][c];
+        const Vert& v = fine.verts[fine.faces[fineFace].verts[c]];
+        const Vec2 expected = (p[0] * u0 + p[1] * u1 + p[2] * u2) / double(n);
+        const int q = canonicalIndex(p, n);
+        if ((v.u - expected).cwiseAbs().maxCoeff() > tolerance || (nodes[q] >= 0 && nodes[q] != v.node))
+          throw std::logic_error("makePatchStencil: fine face " + std::to_string(fineFace) +
+                                 " is not where the block order of subdivide() puts it in coarse face " +
+                                 std::to_string(f));
+        nodes[q] = v.node;
+      }
+    }
+    for (int q = 0; q < s.nodesPerFace; ++q) {
+      if (nodes[q] < 0) throw std::logic_error("makePatchStencil: a fine node of the face was not found");
+      ++holders[nodes[q]];
+    }
+    // Coarse nodes keep their indices in the fine mesh.
+    if (nodes[0] != s.corners[f][0] || nodes[canonicalIndex({0, n, 0}, n)] != s.corners[f][1] ||
+        nodes[s.nodesPerFace - 1] != s.corners[f][2])
+      throw std::logic_error("makePatchStencil: coarse corners do not keep their node indices");
+  }
+  s.share.resize(fine.nodes.size());
+  for (size_t i = 0; i < holders.size(); ++i) {
+    if (holders[i] == 0) throw std::logic_error("makePatchStencil: fine node " + std::to_string(i) + " in no face");
+    s.share[i] = 1.0 / holders[i];
+  }
+  return s;
+}
+
+std::array<Vec3, kStencilPoints> stencilPoints(const PatchStencil& s, int face, const Eigen::MatrixX3d& x) {
+  std::array<Vec3, kStencilPoints> p;
+  for (int c = 0; c < 3; ++c) p[c] = x.row(s.corners[face][c]).transpose();
+  for (int i = 0; i < 3; ++i) {
+    const int node = s.across[face][i];
+    p[3 + i] = node >= 0 ? Vec3(x.row(node).transpose()) : Vec3(p[i] + p[(i + 1) % 3] - p[(i + 2) % 3]);
+  }
+  return p;
+}
+
+PatchFrame patchFrame(const PatchStencil& s, int face, const Eigen::MatrixX3d& x) {
+  const Vec3 c0 = x.row(s.corners[face][0]).transpose(), c1 = x.row(s.corners[face][1]).transpose(),
+             c2 = x.row(s.corners[face][2]).transpose();
+  PatchFrame frame;
+  frame.origin = (c0 + c1 + c2) / 3.0;
+  const Vec3 edge = c1 - c0, normal = edge.cross(c2 - c0);
+  const double edgeLength = edge.norm(), normalLength = normal.norm();
+  if (edgeLength == 0 || normalLength == 0 || !std::isfinite(normalLength)) return frame;
+  const Vec3 e1 = edge / edgeLength, n = normal / normalLength;
+  frame.R.col(0) = e1;
+  frame.R.col(1) = n.cross(e1);
+  frame.R.col(2) = n;
+  return frame;
+}
+
+void patchInputs(const PatchStencil& s, const Eigen::MatrixX3d& now, const Eigen::MatrixX3d& previous,
+                 const Eigen::MatrixX3d& beforePrevious, Eigen::MatrixXf& inputs, std::vector<PatchFrame>& frames) {
+  const int F = s.faceCount();
+  inputs.resize(kPatchInputs, F);
+  frames.resize(F);
+  const Eigen::MatrixX3d* x[kStencilFrames] = {&now, &previous, &beforePrevious};
+  for (int f = 0; f < F; ++f) {
+    const PatchFrame& frame = frames[f] = patchFrame(s, f, now);
+    float* column = inputs.col(f).data();
+    for (int k = 0; k < kStencilFrames; ++k) {
+      const std::array<Vec3, kStencilPoints> p = stencilPoints(s, f, *x[k]);
+      for (int j = 0; j < kStencilPoints; ++j) {
+        const Vec3 local = frame.R.transpose() * (p[j] - frame.origin);
+        for (int d = 0; d < 3; ++d) column[(k * kStencilPoints + j) * 3 + d] = float(local[d]);
+      }
+    }
+  }
+}
+
+Eigen::MatrixXf patchTargets(const PatchStencil& s, const std::vector<PatchFrame>& frames,
+                             const Eigen::MatrixX3d& fine, const Eigen::MatrixX3d& predicted) {
+  const int F = s.faceCount(), P = s.nodesPerFace;
+  Eigen::MatrixXf targets(3 * P, F);
+  for (int f = 0; f < F; ++f)
+    for (int q = 0; q < P; ++q) {
+      const int node = s.fineNodes[size_t(f) * P + q];
+      const Vec3 local = frames[f].R.transpose() * (fine.row(node) - predicted.row(node)).transpose();
+      targets.block<3, 1>(3 * q, f) = local.cast<float>();
+    }
+  return targets;
+}
+
+Eigen::MatrixX3d patchOutputsToFine(const PatchStencil& s, const std::vector<PatchFrame>& frames,
+                                    const Eigen::MatrixXf& outputs, const Eigen::MatrixX3d& predicted) {
+  const int F = s.faceCount(), P = s.nodesPerFace;
+  Eigen::MatrixX3d fine = predicted;
+  for (int f = 0; f < F; ++f) {
+    const Mat3& R = frames[f].R;
+    for (int q = 0; q < P; ++q) {
+      const int node = s.fineNodes[size_t(f) * P + q];
+      const Vec3 local = outputs.block<3, 1>(3 * q, f).cast<double>();
+      fine.row(node) += s.share[node] * (R * local).transpose();
+    }
+  }
+  return fine;
+}
+
+}  // namespace adacloth
