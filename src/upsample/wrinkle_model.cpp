@@ -1,6 +1,7 @@
 #include "upsample/wrinkle_model.h"
 
 #include <Eigen/LU>
+#include <cmath>
 #include <cstdio>
 
 #include "io/error.h"
@@ -11,10 +12,10 @@ namespace {
 // Per node, (Phi + damping * max|Phi| I)^-1 with Phi_ab = |f_a - f_b| in the node's metric. The inverse makes the
 // weights interpolate: pose b's own features give weight 1 to b and 0 to the others (seed 002 eq. 2), up to the
 // damping, which keeps the system solvable where poses coincide locally (a node whose edges never stretch).
-std::vector<Eigen::MatrixXd> rbfInverses(const std::vector<NodeEdgeMetric>& metric,
+std::vector<Eigen::MatrixXf> rbfInverses(const std::vector<NodeEdgeMetric>& metric,
                                          const std::vector<Eigen::VectorXd>& features, double damping) {
   const Eigen::Index P = Eigen::Index(features.size());
-  std::vector<Eigen::MatrixXd> inverses(metric.size());
+  std::vector<Eigen::MatrixXf> inverses(metric.size());
   if (P == 0) return inverses;
   for (size_t j = 0; j < metric.size(); ++j) {
     Eigen::MatrixXd phi(P, P);
@@ -22,7 +23,7 @@ std::vector<Eigen::MatrixXd> rbfInverses(const std::vector<NodeEdgeMetric>& metr
       for (Eigen::Index b = 0; b < P; ++b) phi(a, b) = metricDistance(metric[j], features[a], features[b]);
     const double scale = std::max(phi.cwiseAbs().maxCoeff(), 1e-12);
     phi.diagonal().array() += damping * scale;
-    inverses[j] = phi.fullPivLu().inverse();
+    inverses[j] = phi.fullPivLu().inverse().cast<float>();
   }
   return inverses;
 }
@@ -39,6 +40,15 @@ void WrinkleModel::prepare() {
   if (!(radius > 0)) radius = 2.0 * (restLength.size() ? restLength.mean() : 1.0);
   metric = nodeEdgeMetrics(pair.coarse, radius, params.metricEdges);
   rbfInverse = rbfInverses(metric, poseFeatures, params.rbfDamping);
+  poseMetricFeatures.assign(metric.size(), {});
+  for (size_t j = 0; j < metric.size(); ++j) {
+    const NodeEdgeMetric& m = metric[j];
+    Eigen::MatrixXd& local = poseMetricFeatures[j];
+    local.resize(Eigen::Index(m.edges.size()), Eigen::Index(poseCount()));
+    for (size_t i = 0; i < poseCount(); ++i)
+      for (size_t k = 0; k < m.edges.size(); ++k)
+        local(Eigen::Index(k), Eigen::Index(i)) = poseFeatures[i][m.edges[k]];
+  }
   frameTopology = surfaceFrameTopology(pair.sub.fine);
   const Eigen::Index N = Eigen::Index(pair.sub.fine.nodes.size());
   const Eigen::Index P = Eigen::Index(poseCount());
@@ -51,16 +61,22 @@ Eigen::MatrixXd WrinkleModel::coarseWeights(const Eigen::MatrixX3d& coarse) cons
   const Eigen::VectorXd f = edgeLengthRatios(pair.coarse, restLength, coarse);
   const Eigen::Index P = Eigen::Index(poseCount());
   Eigen::MatrixXd w(coarse.rows(), P);
-  Eigen::VectorXd phi(P);
+  Eigen::VectorXf phi(P);
   for (Eigen::Index j = 0; j < coarse.rows(); ++j) {
+    // The distances to every pose through this node's metric, from the poses' features at its edges (contiguous).
+    const NodeEdgeMetric& m = metric[size_t(j)];
+    Eigen::VectorXd local(Eigen::Index(m.edges.size())), weight(local.size());
+    for (size_t k = 0; k < m.edges.size(); ++k) local[Eigen::Index(k)] = f[m.edges[k]], weight[Eigen::Index(k)] = m.weights[k];
+    const Eigen::MatrixXd& poses = poseMetricFeatures[size_t(j)];
     Eigen::Index nearest = 0;
     for (Eigen::Index i = 0; i < P; ++i) {
-      phi[i] = metricDistance(metric[size_t(j)], f, poseFeatures[size_t(i)]);
+      phi[i] = float(std::sqrt((poses.col(i) - local).array().square().matrix().dot(weight)));
       if (phi[i] < phi[nearest]) nearest = i;
     }
     // Normalized, nonnegative weights (seed 002 §4.2: "to avoid extrapolation problems"): far from every pose the
     // raw RBF weights grow without bound; clamped and normalized they stay a convex combination of examples.
-    Eigen::VectorXd wj = (rbfInverse[size_t(j)] * phi).cwiseMax(0.0);
+    // Single precision: the P x P inverses of all nodes are read every frame, and float halves that traffic.
+    Eigen::VectorXd wj = (rbfInverse[size_t(j)] * phi).cwiseMax(0.0f).cast<double>();
     const double sum = wj.sum();
     if (sum > 1e-12) {
       wj /= sum;

@@ -37,7 +37,8 @@ struct WrinkleModel {
   // Derived by `prepare()`: rest edge lengths (m), per-node metrics, per-node inverse RBF matrices, frame topology.
   Eigen::VectorXd restLength;
   std::vector<NodeEdgeMetric> metric;
-  std::vector<Eigen::MatrixXd> rbfInverse;
+  std::vector<Eigen::MatrixXf> rbfInverse;
+  std::vector<Eigen::MatrixXd> poseMetricFeatures;  // per coarse node: its metric edges x poses, the poses' features
   SurfaceFrameTopology frameTopology;
   // The displacements again, per fine node all poses in a row (x of every pose, then y, then z), for apply().
   Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> displacementRows;
