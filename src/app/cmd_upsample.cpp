@@ -415,6 +415,34 @@ void writeFigure(const std::string& file, const TrainingSequence& seq, size_t fr
   writePng(sheet, file);
 }
 
+// Prints the table of every row (error on both sets, ratio to barycentric, curvature in view, memory, time) and
+// returns its figures as JSON objects keyed by method. `rows` starts with barycentric, the ratios' reference.
+nlohmann::ordered_json evaluateRows(const std::vector<EvalRow>& rows, const std::vector<TrainingSequence>& trainSeqs,
+                                    const std::vector<TrainingSequence>& heldSeqs, const std::vector<Tri>& faces,
+                                    const CameraPath* camera) {
+  nlohmann::ordered_json json;
+  for (const char* key : {"heldout", "training", "curvature_ratio", "ms_per_frame", "memory_mb"})
+    json[key] = nlohmann::ordered_json::object();
+  std::printf("%-14s %14s %14s %8s %10s %12s %10s\n", "method", "training (mm)", "held-out (mm)", "x bary",
+              "curvature", "memory (MB)", "ms/frame");
+  double barycentric = 0;
+  for (const EvalRow& r : rows) {
+    const UpsamplingError et = upsamplingError(r.up, trainSeqs), eh = upsamplingError(r.up, heldSeqs);
+    if (r.name == "barycentric") barycentric = eh.mean;
+    const auto [pred, sim] = curvatureSums(r.up, heldSeqs, faces, camera);
+    const double t =
+        msPerFrame(r.timed ? r.timed : [&](const TrainingSequence& s, size_t f) { r.up(s, f); }, heldSeqs);
+    std::printf("%-14s %14.3f %14.3f %8.2f %10.2f %12.2f %10.3f\n", r.name.c_str(), 1e3 * et.mean, 1e3 * eh.mean,
+                eh.mean / barycentric, pred / sim, r.memoryMB, t);
+    json["heldout"][r.name] = eh.mean;
+    json["training"][r.name] = et.mean;
+    json["curvature_ratio"][r.name] = pred / sim;
+    json["ms_per_frame"][r.name] = t;
+    json["memory_mb"][r.name] = r.memoryMB;
+  }
+  return json;
+}
+
 int runEval(int argc, char** argv) {
   Args args("upsample eval",
             {{"--training", "", true}, {"--heldout", "", true}, {"--json", "", true}, {"--camera", "", true},
@@ -426,6 +454,7 @@ int runEval(int argc, char** argv) {
     throw InputError("adacloth upsample eval: --training DIR[,DIR...] and --heldout DIR[,DIR...] are required");
   if (args.has("--figure") && !args.has("--camera"))
     throw InputError("adacloth upsample eval: --figure needs --camera FILE");
+  const std::optional<int> figureFrame = args.integer("--figure-frame", 0, 1000000);
   omp_set_num_threads(1);
   Eigen::setNbThreads(1);
   std::vector<std::string> dirs = splitList(*args.value("--training"));
@@ -445,35 +474,11 @@ int runEval(int argc, char** argv) {
   std::vector<Tri> faces;
   for (int f = 0; f < int(sub.fine.faces.size()); ++f) faces.push_back(sub.fine.faceNodes(f));
   const std::vector<TrainingSequence> trainSeqs = sequencesOf(training), heldSeqs = sequencesOf(heldout);
-  nlohmann::ordered_json json, train = nlohmann::ordered_json::object(), held = nlohmann::ordered_json::object(),
-                               curvature = nlohmann::ordered_json::object(), ms = nlohmann::ordered_json::object(),
-                               memory = nlohmann::ordered_json::object();
-  std::printf("%-14s %14s %14s %8s %10s %12s %10s\n", "method", "training (mm)", "held-out (mm)", "x bary",
-              "curvature", "memory (MB)", "ms/frame");
-  double barycentric = 0;
-  for (const EvalRow& r : rows) {
-    const UpsamplingError et = upsamplingError(r.up, trainSeqs), eh = upsamplingError(r.up, heldSeqs);
-    if (r.name == "barycentric") barycentric = eh.mean;
-    const auto [pred, sim] = curvatureSums(r.up, heldSeqs, faces, camera ? &*camera : nullptr);
-    const double t =
-        msPerFrame(r.timed ? r.timed : [&](const TrainingSequence& s, size_t f) { r.up(s, f); }, heldSeqs);
-    std::printf("%-14s %14.3f %14.3f %8.2f %10.2f %12.2f %10.3f\n", r.name.c_str(), 1e3 * et.mean, 1e3 * eh.mean,
-                eh.mean / barycentric, pred / sim, r.memoryMB, t);
-    train[r.name] = et.mean;
-    held[r.name] = eh.mean;
-    curvature[r.name] = pred / sim;
-    ms[r.name] = t;
-    memory[r.name] = r.memoryMB;
-  }
+  nlohmann::ordered_json json = evaluateRows(rows, trainSeqs, heldSeqs, faces, camera ? &*camera : nullptr);
   std::printf("M %zu coarse nodes, N %zu fine nodes, %zu training + %zu held-out frames; curvature = mean absolute "
               "curvature / the fine simulation's over %s\n",
               all.front().coarse.nodes.size(), sub.fine.nodes.size(), frameCount(trainSeqs), frameCount(heldSeqs),
               camera ? "the faces in view" : "all faces");
-  json["heldout"] = held;
-  json["training"] = train;
-  json["curvature_ratio"] = curvature;
-  json["ms_per_frame"] = ms;
-  json["memory_mb"] = memory;
   json["coarse_nodes"] = all.front().coarse.nodes.size();
   json["fine_nodes"] = sub.fine.nodes.size();
   json["models"] = args.positionals();
@@ -481,10 +486,9 @@ int runEval(int argc, char** argv) {
   json["training_sets"] = splitList(*args.value("--training"));
   json["heldout_sets"] = splitList(*args.value("--heldout"));
   if (auto file = args.value("--json")) writeFileAtomically(*file, json.dump(2) + "\n");
-  if (auto file = args.value("--figure")) {
-    const int frame = args.integer("--figure-frame", 0, 1000000).value_or(int(heldSeqs.front().coarse.size()) - 1);
-    writeFigure(*file, heldSeqs.front(), size_t(frame), *camera, rows, all.front().coarse, faces);
-  }
+  if (auto file = args.value("--figure"))
+    writeFigure(*file, heldSeqs.front(), size_t(figureFrame.value_or(int(heldSeqs.front().coarse.size()) - 1)),
+                *camera, rows, all.front().coarse, faces);
   return 0;
 }
 
