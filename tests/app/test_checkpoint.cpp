@@ -1,5 +1,6 @@
 // Checkpoints: the state they hold restores exactly, and a damaged or foreign checkpoint is a clear error that leaves
 // the output folder as it was. The kill-and-resume runs of whole shots are in tests/regression/test_resume.cpp.
+// Also the fixed-topology outputs of the upsampling methods, whose history a resume must restore.
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -11,6 +12,7 @@
 #include "io/obj.h"
 #include "mesh/generators.h"
 #include "upsample/patch_mlp.h"
+#include "upsample/wrinkle_file.h"
 #include "test_util.h"
 
 using namespace adacloth;
@@ -288,4 +290,26 @@ TEST_CASE("a resumed run gives the patch MLP output its earlier frames back: the
   writeText(dir / "linear.json", std::string(shot).replace(shot.find("\"mlp\""), 5, "\"linear\""));
   CHECK_THAT(errorOf([&] { buildScene(loadShot(dir / "linear.json")); }),
              Catch::Contains("mlp.bin is a \"mlp\" model, but upsample/method is \"linear\""));
+}
+
+TEST_CASE("a shot with upsample method wrinkles writes the wrinkle model's output mesh", "[app][upsample]") {
+  TempDir dir("wrinkle-out");
+  // The rest pose alone: the output is the sheet's own resampling plus the model's (zero) rest displacements.
+  const MeshPair pair = makeMeshPair(makeGrid(0.6, 0.6, 3, 3), 1);
+  TrainingSequence rest;
+  rest.coarse.push_back(nodePositions(pair.coarse));
+  rest.fine.push_back(nodePositions(pair.sub.fine));
+  rest.time.push_back(0);
+  WrinkleParams params;
+  params.poses = 1;
+  saveWrinkleModel(trainWrinkles(pair, params, {rest}, {}).model, (dir / "w.bin").string());
+  std::string shot = kShot;
+  shot.insert(shot.find("\"handles\""), R"("upsample": {"method": "wrinkles", "operator": "w.bin"}, )");
+  writeText(dir / "shot.json", shot);
+  runShot(dir / "shot.json", dir / "out", 2);
+  const std::string obj = readFile(dir / "out/frames/sheet_out_00002.obj");
+  CHECK(size_t(std::count(obj.begin(), obj.end(), 'v')) >= pair.sub.fine.nodes.size());
+  const Mesh out = readObj(dir / "out/frames/sheet_out_00002.obj");
+  CHECK(out.nodes.size() == pair.sub.fine.nodes.size());
+  for (const Node& n : out.nodes) CHECK(n.x.allFinite());
 }
