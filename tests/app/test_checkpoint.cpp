@@ -271,7 +271,7 @@ TEST_CASE("a resumed run gives the patch MLP output its earlier frames back: the
   INFO(r.output);
   REQUIRE(r.exitCode == 0);
   for (int frame = 0; frame <= 4; ++frame) {
-    char name[32];
+    char name[48];
     std::snprintf(name, sizeof name, "frames/sheet_out_%05d.obj", frame);
     CHECK(readFile(dir / "whole" / name) == readFile(dir / "part" / name));
   }
