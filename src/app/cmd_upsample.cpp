@@ -2,6 +2,7 @@
 // training of the linear operator (+ oscillatory modes), and its evaluation against the baselines.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,20 +34,6 @@
 
 namespace adacloth {
 namespace {
-
-// The value of option `name`, > 0 unless `allowZero`; InputError naming the option otherwise.
-double parsePositive(const std::string& name, const std::string& text, bool allowZero) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !std::isfinite(v) || v < 0 || (v == 0 && !allowZero))
-    throw InputError("adacloth upsample: option '" + name + "' expects a positive number, got '" + text + "'");
-  return v;
-}
 
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> items;
@@ -224,10 +211,10 @@ int runTrain(int argc, char** argv) {
   for (const std::string& d : splitList(args.value("--validate").value_or(""))) dirs.push_back(d);
   std::vector<TrackedData> all = readAll(dirs);  // same meshes everywhere
   const double maxResidual = maxResidualOption(args);
-  const Subdivision check = subdivide(all.front().coarse, all.front().levels);
+  const Subdivision sub = subdivide(all.front().coarse, all.front().levels);  // the same for every folder
   for (size_t i = 0; i < all.size(); ++i) {
-    const std::vector<char> keep = framesWithin(all[i], check.midpoint, maxResidual);
-    reportDropped(dirs[i], keep, maxResidual);
+    const std::vector<char> keep = framesWithin(all[i], sub.midpoint, maxResidual);
+    reportDropped(dirs[i], size_t(std::count(keep.begin(), keep.end(), 0)), keep.size(), maxResidual);
     all[i].frames = keptFrames(all[i].frames, keep);
     if (all[i].frames.coarse.empty()) throw InputError(dirs[i] + ": no frame left after --max-residual");
   }
@@ -244,7 +231,6 @@ int runTrain(int argc, char** argv) {
   const std::string prior = args.value("--prior").value_or("barycentric");
   if (prior != "barycentric" && prior != "none")
     throw InputError("adacloth upsample train: --prior expects barycentric or none, got '" + prior + "'");
-  const Subdivision sub = subdivide(data.front().coarse, data.front().levels);
   const int N = int(sub.fine.nodes.size());
   const std::vector<TrainSetting> settings = settingsOf(args, N);
   if (settings.size() > 1 && valid.empty())
@@ -328,7 +314,7 @@ void addModelRows(const std::string& file, const TrackedData& data, const Subdiv
     for (const PatchMlpLayer& l : m->layers) parameters += double(l.W.size() + l.b.size());
     rows.push_back({"mlp",
                     [m](const TrainingSequence& s, size_t f) {
-                      return m->apply(s.coarse[f], s.coarse[f >= 1 ? f - 1 : 0], s.coarse[f >= 2 ? f - 2 : 0]);
+                      return m->apply(s.coarse[f], s.coarse[frameBefore(f, 1)], s.coarse[frameBefore(f, 2)]);
                     },
                     parameters * 4 / 1e6, nullptr});
     return;

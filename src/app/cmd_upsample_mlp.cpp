@@ -2,7 +2,6 @@
 // tools/train_patch_mlp.py. A trained model is evaluated with the others by `adacloth upsample eval`.
 #include "app/cmd_upsample_mlp.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "app/args.h"
@@ -22,15 +21,14 @@ int runUpsampleMlpData(int argc, char** argv) {
   for (const std::string& dir : args.positionals()) data.push_back(readTrackedData(dir));
   const std::string out = *args.value("--out");
   const double maxResidual = maxResidualOption(args);
-  std::vector<std::vector<char>> keep;
+  std::vector<size_t> kept;
+  const size_t samples = writePatchDataset(data, out, args.positionals(), maxResidual, &kept);
   size_t frames = 0;
   for (size_t i = 0; i < data.size(); ++i) {
-    const MeshPair pair = makeMeshPair(data[i].coarse, data[i].levels);
-    keep.push_back(framesWithin(data[i], pair.sub.midpoint, maxResidual));
-    frames += size_t(std::count(keep.back().begin(), keep.back().end(), 1));
-    reportDropped(args.positionals()[i], keep.back(), maxResidual);
+    reportDropped(args.positionals()[i], data[i].frames.coarse.size() - kept[i], data[i].frames.coarse.size(),
+                  maxResidual);
+    frames += kept[i];
   }
-  const size_t samples = writePatchDataset(data, out, args.positionals(), keep);
   std::fprintf(stderr, "%zu samples (%zu frames x %zu faces, %d fine nodes per face) from %zu folders -> %s\n",
                samples, frames, data.front().coarse.faces.size(), patchNodeCount(data.front().levels), data.size(),
                out.c_str());

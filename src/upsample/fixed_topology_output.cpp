@@ -168,7 +168,12 @@ Eigen::MatrixX3f FixedTopologyOutput::sampleCoarse(const Mesh& sim, const Materi
 
 void FixedTopologyOutput::remember(Eigen::MatrixX3f coarse) {
   history_.insert(history_.begin(), std::move(coarse));
-  history_.resize(size_t(predictor_.historyFrames), history_.back());  // before enough frames: the oldest repeated
+  const size_t frames = size_t(predictor_.historyFrames);
+  if (history_.size() > frames) history_.resize(frames);
+  while (history_.size() < frames) {  // before enough frames: the oldest repeated
+    Eigen::MatrixX3f oldest = history_.back();
+    history_.push_back(std::move(oldest));
+  }
 }
 
 void FixedTopologyOutput::primeHistory(const Mesh& sim) {

@@ -21,13 +21,14 @@ namespace adacloth {
 inline constexpr char kPatchDatasetMagic[8] = {'A', 'D', 'C', 'P', 'M', 'L', 'P', 'D'};
 inline constexpr uint32_t kPatchDatasetVersion = 1;
 
-// Writes the samples of all folders (atomically) and returns their count. With `keep` (one mask per folder, one
-// entry per frame), a frame whose entry is 0 gives no samples (it still serves as an earlier frame of the next
-// ones), and frames[i] in the file counts the frames written. The folders must share one coarse mesh
+// Writes the samples of all folders (atomically) and returns their count. With `maxResidual` > 0 (m), a frame with a
+// fine node farther than that from barycentric gives no samples (training_data.h, frameWithin; it still serves as
+// an earlier frame of the next ones), frames[i] in the file counts the frames written, and `framesKept` (when given)
+// gets that count per folder. The folders must share one coarse mesh
 // (same verts, nodes, faces) and level count: InputError naming the folder (`names[i]`, or "folder i") otherwise,
 // and for a folder without frames or with fine frames of the wrong size.
 size_t writePatchDataset(const std::vector<TrackedData>& data, const std::string& file,
-                         const std::vector<std::string>& names = {},
-                         const std::vector<std::vector<char>>& keep = {});
+                         const std::vector<std::string>& names = {}, double maxResidual = 0,
+                         std::vector<size_t>* framesKept = nullptr);
 
 }  // namespace adacloth

@@ -53,6 +53,20 @@ void layerInto(const PatchMlpLayer& layer, const Eigen::MatrixXf& in, Eigen::Mat
   out.colwise() += layer.b;
 }
 
+// The layers on standardized inputs `x` (one column per patch), ReLU after all but the last, through the two
+// buffers of `hidden`; returns the one that holds the standardized outputs.
+const Eigen::MatrixXf& runLayers(const std::vector<PatchMlpLayer>& layers, const Eigen::MatrixXf& x,
+                                 Eigen::MatrixXf (&hidden)[2]) {
+  const Eigen::MatrixXf* in = &x;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    Eigen::MatrixXf& out = hidden[l % 2];
+    layerInto(layers[l], *in, out);
+    if (l + 1 < layers.size()) reluInPlace(out);
+    in = &out;
+  }
+  return *in;
+}
+
 }  // namespace
 
 Eigen::MatrixXf PatchMlp::standardize(const Eigen::MatrixXf& inputs) const {
@@ -60,13 +74,8 @@ Eigen::MatrixXf PatchMlp::standardize(const Eigen::MatrixXf& inputs) const {
 }
 
 Eigen::MatrixXf PatchMlp::infer(const Eigen::MatrixXf& standardizedInputs) const {
-  Eigen::MatrixXf x = standardizedInputs, y;
-  for (size_t l = 0; l < layers.size(); ++l) {
-    layerInto(layers[l], x, y);
-    if (l + 1 < layers.size()) reluInPlace(y);
-    std::swap(x, y);
-  }
-  return x;
+  Eigen::MatrixXf hidden[2];
+  return runLayers(layers, standardizedInputs, hidden);
 }
 
 Eigen::MatrixXf PatchMlp::destandardize(const Eigen::MatrixXf& outputs) const {
@@ -87,19 +96,10 @@ void PatchMlp::apply(const Eigen::MatrixX3d& now, const Eigen::MatrixX3d& previo
   if (size_t(now.rows()) != M || size_t(previous.rows()) != M || size_t(beforePrevious.rows()) != M)
     throw std::invalid_argument("PatchMlp::apply: " + std::to_string(M) + " coarse nodes expected");
   patchInputs(stencil, now, previous, beforePrevious, work.inputs, work.frames);
-  // Standardize in place (same float operations as standardize()).
-  work.inputs = (work.inputs.colwise() - inputMean).array().colwise() / inputStd.array();
-  const Eigen::MatrixXf* x = &work.inputs;
-  for (size_t l = 0; l < layers.size(); ++l) {
-    Eigen::MatrixXf& y = work.hidden[l % 2];
-    layerInto(layers[l], *x, y);
-    if (l + 1 < layers.size()) reluInPlace(y);
-    x = &y;
-  }
-  Eigen::MatrixXf& out = work.hidden[(layers.size() - 1) % 2];
-  out = (out.array().colwise() * outputStd.array()).colwise() + outputMean.array();
+  work.inputs = standardize(work.inputs);
+  const Eigen::MatrixXf& out = runLayers(layers, work.inputs, work.hidden);
   work.predicted.noalias() = pair.sub.midpoint * now;
-  fine = patchOutputsToFine(stencil, work.frames, out, work.predicted);
+  fine = patchOutputsToFine(stencil, work.frames, destandardize(out), work.predicted);
 }
 
 PatchMlp makePatchMlp(MeshPair pair, const std::vector<int>& hiddenWidths) {
@@ -122,7 +122,7 @@ std::vector<Eigen::MatrixX3d> applyPatchMlp(const PatchMlp& mlp, const std::vect
   std::vector<Eigen::MatrixX3d> fine(coarse.size());
   PatchMlpWorkspace work;
   for (size_t t = 0; t < coarse.size(); ++t)
-    mlp.apply(coarse[t], coarse[t >= 1 ? t - 1 : 0], coarse[t >= 2 ? t - 2 : 0], work, fine[t]);
+    mlp.apply(coarse[t], coarse[frameBefore(t, 1)], coarse[frameBefore(t, 2)], work, fine[t]);
   return fine;
 }
 

@@ -60,6 +60,9 @@ PatchFrame patchFrame(const PatchStencil& s, int face, const Eigen::MatrixX3d& x
 // The 6 stencil points (m, world) of face f for coarse node positions `x`: corners, then across edges 0..2.
 std::array<Vec3, kStencilPoints> stencilPoints(const PatchStencil& s, int face, const Eigen::MatrixX3d& x);
 
+// Index of the frame `k` frames before frame `t` of a sequence; the first frame stands in for the frames before it.
+inline size_t frameBefore(size_t t, size_t k) { return t >= k ? t - k : 0; }
+
 // Unstandardized inputs, one column per face (kPatchInputs x faces), from the coarse node positions (m, rows) at
 // frames t, t-1, t-2; `frames` receives each face's local frame at t (for patchOutputsToFine). Computed in double
 // and rounded to float once.

@@ -48,11 +48,15 @@ struct Cursor {
 
 }  // namespace
 
+bool frameWithin(const Eigen::MatrixX3d& predicted, const Eigen::MatrixX3d& fine, double maxResidual) {
+  return maxResidual <= 0 || (predicted - fine).rowwise().norm().maxCoeff() <= maxResidual;
+}
+
 std::vector<char> framesWithin(const TrackedData& d, const SparseMatrixD& B, double maxResidual) {
   std::vector<char> keep(d.frames.coarse.size(), 1);
   if (maxResidual <= 0) return keep;
   for (size_t f = 0; f < keep.size(); ++f)
-    keep[f] = (B * d.frames.coarse[f] - d.frames.fine[f]).rowwise().norm().maxCoeff() <= maxResidual;
+    keep[f] = frameWithin(B * d.frames.coarse[f], d.frames.fine[f], maxResidual);
   return keep;
 }
 

@@ -20,6 +20,10 @@ struct TrackedData {
   std::string failure;  // empty, or why the tracked run stopped early (frames holds the good frames before it)
 };
 
+// True when every fine node (m, rows) is within `maxResidual` (m) of its barycentric prediction (m, rows), or
+// maxResidual <= 0.
+bool frameWithin(const Eigen::MatrixX3d& predicted, const Eigen::MatrixX3d& fine, double maxResidual);
+
 // Per frame of `d`: 1 when every fine node is within `maxResidual` (m) of the barycentric prediction B p_c, 0 for
 // a frame with a local glitch of the fine simulation (a node thrown far off that later recovers), which a learner
 // would otherwise fit as if it were detail; maxResidual <= 0 keeps every frame.

@@ -62,11 +62,13 @@ Eigen::MatrixXd WrinkleModel::coarseWeights(const Eigen::MatrixX3d& coarse) cons
   const Eigen::Index P = Eigen::Index(poseCount());
   Eigen::MatrixXd w(coarse.rows(), P);
   Eigen::VectorXf phi(P);
+  Eigen::VectorXd local;
   for (Eigen::Index j = 0; j < coarse.rows(); ++j) {
     // The distances to every pose through this node's metric, from the poses' features at its edges (contiguous).
     const NodeEdgeMetric& m = metric[size_t(j)];
-    Eigen::VectorXd local(Eigen::Index(m.edges.size())), weight(local.size());
-    for (size_t k = 0; k < m.edges.size(); ++k) local[Eigen::Index(k)] = f[m.edges[k]], weight[Eigen::Index(k)] = m.weights[k];
+    const Eigen::Map<const Eigen::VectorXd> weight(m.weights.data(), Eigen::Index(m.weights.size()));
+    local.resize(weight.size());  // the same size at every node: allocated once
+    for (size_t k = 0; k < m.edges.size(); ++k) local[Eigen::Index(k)] = f[m.edges[k]];
     const Eigen::MatrixXd& poses = poseMetricFeatures[size_t(j)];
     Eigen::Index nearest = 0;
     for (Eigen::Index i = 0; i < P; ++i) {
@@ -113,9 +115,10 @@ Eigen::MatrixX3d WrinkleModel::apply(const Eigen::MatrixX3d& coarse) const {
 
 Eigen::MatrixX3f wrinkleDisplacement(const WrinkleModel& model, const Eigen::MatrixX3d& coarse,
                                      const Eigen::MatrixX3d& fine) {
-  const Eigen::MatrixX3d smooth = model.smoothMap() * coarse;
-  const std::vector<Eigen::Matrix3d> frames =
-      surfaceFrames(model.frameTopology, Eigen::MatrixX3d(model.pair.sub.loop * coarse));
+  const Eigen::MatrixX3d loopSurface = model.pair.sub.loop * coarse;
+  const Eigen::MatrixX3d smooth =
+      model.params.base == WrinkleBase::Loop ? loopSurface : Eigen::MatrixX3d(model.pair.sub.midpoint * coarse);
+  const std::vector<Eigen::Matrix3d> frames = surfaceFrames(model.frameTopology, loopSurface);
   Eigen::MatrixX3f d(fine.rows(), 3);
   for (Eigen::Index n = 0; n < fine.rows(); ++n)
     d.row(n) = (frames[size_t(n)].transpose() * (fine.row(n) - smooth.row(n)).transpose()).transpose().cast<float>();
