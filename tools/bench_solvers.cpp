@@ -96,17 +96,17 @@ std::vector<Candidate> candidates() {
   add("kang_cho, 1 sweep", StepSolver::KangCho);
   add("kang_cho, 20 sweeps", StepSolver::KangCho, [](Candidate& c) { c.settings.iterations = 20; });
   add("cg (Eigen, diagonal, 1e-8)", StepSolver::CG, [](Candidate& c) { c.maxCells = 120; });
-  for (bool multigrid : {false, true})
+  using P = PcgSettings::Preconditioner;
+  for (P preconditioner : {P::BlockJacobi, P::Multigrid, P::Ssor})
     for (double tol : {1e-2, 1e-3, 1e-4})
       for (bool warm : {false, true}) {
         char name[96];
-        std::snprintf(name, sizeof name, "pcg %s, %s, tol %.0e", multigrid ? "multigrid" : "block Jacobi",
+        std::snprintf(name, sizeof name, "pcg %s, %s, tol %.0e", preconditionerName(preconditioner).c_str(),
                       warm ? "warm start" : "inertial guess", tol);
         add(name, StepSolver::Pcg, [=](Candidate& c) {
           c.settings.pcg.tolerance = tol;
           c.settings.pcg.maxIterations = 5000;
-          c.settings.pcg.preconditioner =
-              multigrid ? PcgSettings::Preconditioner::Multigrid : PcgSettings::Preconditioner::BlockJacobi;
+          c.settings.pcg.preconditioner = preconditioner;
           c.settings.pcg.warmStart = warm;
         });
       }

@@ -275,7 +275,7 @@ void readDynamics(StepSettings& d, const Json& r) {
   d.pcg.maxIterations = r["solver_max_iterations"].get<int>();
   const std::string preconditioner = r["solver_preconditioner"].get<std::string>();
   using P = PcgSettings::Preconditioner;
-  for (P p : {P::Auto, P::BlockJacobi, P::Multigrid})
+  for (P p : {P::Auto, P::BlockJacobi, P::Multigrid, P::Ssor})
     if (preconditionerName(p) == preconditioner) d.pcg.preconditioner = p;
   d.iterations = r["iterations"].get<int>();
   d.cgTolerance = r["cg_tolerance"].get<double>();

@@ -2,12 +2,10 @@
 
 #include <cmath>
 
+#include "dynamics/chunked_sum.h"
+
 namespace adacloth {
 namespace {
-
-// Sums over nodes are taken in chunks of this many nodes, each chunk in node order, then the chunks in order: the
-// same additions whatever the thread count.
-constexpr int kChunk = 2048;
 
 // (A y)_i = W_i y_i - c sum_j J_ij y_j for a free node i; y is zero on held nodes.
 Vec3 applyRow(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
@@ -17,39 +15,13 @@ Vec3 applyRow(const ImplicitSystem& sys, const DynamicsState& state, const std::
   return sys.W[i] * y[i] - sys.c * coupled;
 }
 
-// Runs body(i) for every node in chunks of kChunk nodes (in parallel over chunks) and returns the chunks' sums of
-// what body returns, added in chunk order: the same additions whatever the thread count.
-template <class Body>
-Vec2 chunkedSums(int n, std::vector<Vec2>& partial, const Body& body) {
-  const int chunks = (n + kChunk - 1) / kChunk;
-  partial.assign(chunks, Vec2::Zero());
-#pragma omp parallel for schedule(static)
-  for (int c = 0; c < chunks; ++c) {
-    Vec2 sum = Vec2::Zero();
-    const int end = std::min(n, (c + 1) * kChunk);
-    for (int i = c * kChunk; i < end; ++i) sum += body(i);
-    partial[c] = sum;
-  }
-  Vec2 total = Vec2::Zero();
-  for (const Vec2& s : partial) total += s;
-  return total;
-}
-
 }  // namespace
 
-std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& guess,
-                                const PcgSettings& settings, PcgWorkspace& work, SolveReport* report,
-                                const Preconditioner& precondition) {
+Vec2 freeResidual(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& dv,
+                  std::vector<Vec3>& r, std::vector<Vec3>& z, std::vector<Vec2>& partial) {
   const int n = int(sys.rhs.size());
-  std::vector<Vec3> dv(n);
-  std::vector<Vec3>&r = work.r, &z = work.z, &p = work.p, &q = work.q;
-  std::vector<Vec2>& partial = work.partial;
   r.resize(n);
   z.resize(n);
-  p.resize(n);
-  q.resize(n);
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i) dv[i] = sys.fixed[i] ? sys.fixedDv[i] : guess[i];
   // r = b - A dv with the held nodes' dv in place, and |b|^2 (b: the right-hand side over the free nodes, held
   // neighbours' known dv moved into it, as relativeResidual() defines it).
   //
@@ -57,7 +29,7 @@ std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& 
   // the velocity error it stands for, weighted by the node's mass. The plain norm lets the out-of-plane error of a
   // light node (whose block is little more than its mass) hide behind the heavy nodes: once it let a 1/192 s step
   // put a skirt node at 740 m/s with |r| / |b| below 1e-3.
-  const Vec2 initial = chunkedSums(n, partial, [&](int i) {
+  return chunkedSums(n, partial, [&](int i) {
     if (sys.fixed[i]) {
       r[i] = z[i] = Vec3::Zero();
       return Vec2(0, 0);
@@ -73,6 +45,22 @@ std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& 
     z[i] = sys.Winv[i] * r[i];
     return Vec2(b.dot(sys.Winv[i] * b), r[i].dot(z[i]));
   });
+}
+
+std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& guess,
+                                const PcgSettings& settings, PcgWorkspace& work, SolveReport* report,
+                                const Preconditioner& precondition) {
+  const int n = int(sys.rhs.size());
+  std::vector<Vec3> dv(n);
+  std::vector<Vec3>&r = work.r, &z = work.z, &p = work.p, &q = work.q;
+  std::vector<Vec2>& partial = work.partial;
+  r.resize(n);
+  z.resize(n);
+  p.resize(n);
+  q.resize(n);
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i) dv[i] = sys.fixed[i] ? sys.fixedDv[i] : guess[i];
+  const Vec2 initial = freeResidual(sys, state, dv, r, z, partial);
   const double b2 = initial[0];
   if (precondition) precondition(r, z);
   double r2 = initial[1];

@@ -27,6 +27,11 @@ struct SolveReport {
 // z = B r for a symmetric positive definite approximation B of A^-1 (per node; r and z are zero on held nodes).
 using Preconditioner = std::function<void(const std::vector<Vec3>& r, std::vector<Vec3>& z)>;
 
+// r = b - A dv over the free nodes (held neighbours' known dv moved into b; zero on held nodes) and z = W^-1 r per
+// node. Returns (|b|_W^2, |r|_W^2) in the norm of the per-node blocks (see block_pcg.cpp). `partial` is scratch.
+Vec2 freeResidual(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& dv,
+                  std::vector<Vec3>& r, std::vector<Vec3>& z, std::vector<Vec2>& partial);
+
 // Solves sys for dv, starting from `guess` (one per node; entries of held nodes are ignored, they get their
 // prescribed dv), preconditioned by `precondition` or, when it is empty, by the blocks W_i^-1. Returns dv of every
 // node.

@@ -12,9 +12,18 @@ namespace adacloth {
 class DirectSolver;
 class Multigrid;
 
+// The couplings of the free node at each position of a sweep order to free nodes before it (lower) or after it
+// (upper) in that order, in incidence order (CSR over positions).
+struct TriangleCouplings {
+  std::vector<int> start, pair, other;
+};
+
 struct PcgWorkspace {
   std::vector<Vec3> r, z, p, q;
+  std::vector<Vec3> t, y;     // ssor: the backward half-sweep and the transformed iterate
   std::vector<Vec2> partial;  // per chunk of nodes: partial sums of the dot products
+  std::vector<int> order, rank;    // ssor: free nodes in sweep order; each node's position in it (-1: held)
+  TriangleCouplings lower, upper;  // ssor
 };
 
 struct SolverCache {

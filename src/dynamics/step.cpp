@@ -8,6 +8,7 @@
 #include "dynamics/forces.h"
 #include "dynamics/implicit_system.h"
 #include "dynamics/multigrid.h"
+#include "dynamics/ssor_pcg.h"
 #include "dynamics/warm_start.h"
 
 namespace adacloth {
@@ -33,11 +34,11 @@ void noteMultigridIterations(SolverCache& cache, int iterations) {
   else if (iterations > 2 * cache.multigridBaseIterations + 2) cache.multigridStale = true;
 }
 
-bool usesMultigrid(const PcgSettings& pcg, const ImplicitSystem& sys) {
+PcgSettings::Preconditioner chosenPreconditioner(const PcgSettings& pcg, const ImplicitSystem& sys) {
   using P = PcgSettings::Preconditioner;
-  if (pcg.preconditioner != P::Auto) return pcg.preconditioner == P::Multigrid;
+  if (pcg.preconditioner != P::Auto) return pcg.preconditioner;
   const long freeNodes = long(std::count(sys.fixed.begin(), sys.fixed.end(), 0));
-  return freeNodes >= pcg.multigridMinNodes;
+  return freeNodes >= pcg.multigridMinNodes ? P::Multigrid : freeNodes >= pcg.ssorMinNodes ? P::Ssor : P::BlockJacobi;
 }
 
 // dv of the step's system by the chosen solver, with what the solve reached.
@@ -47,8 +48,15 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
     case StepSolver::Pcg: {
       if (!settings.pcg.warmStart) state.solver.lastDv.clear(), state.solver.prevDv.clear();
       const std::vector<Vec3> guess = warmStartGuess(mesh, state, external, sys.h);
+      const PcgSettings::Preconditioner chosen = chosenPreconditioner(settings.pcg, sys);
+      if (chosen == PcgSettings::Preconditioner::Ssor) {
+        std::vector<Vec3> dv =
+            solveSsorPcg(sys, state, nodeMaterialCoordinates(mesh), guess, settings.pcg, state.solver.pcg, &report);
+        rememberDv(state, dv);
+        return dv;
+      }
       Preconditioner precondition;
-      const bool multigrid = usesMultigrid(settings.pcg, sys);
+      const bool multigrid = chosen == PcgSettings::Preconditioner::Multigrid;
       if (multigrid) {
         const Multigrid* hierarchy = &currentMultigrid(state.solver, sys, state);
         precondition = [&sys, &state, hierarchy](const std::vector<Vec3>& r, std::vector<Vec3>& z) {

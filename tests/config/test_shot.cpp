@@ -42,6 +42,8 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(d.pcg.tolerance == 0.001);
   CHECK(d.pcg.maxIterations == 1000);
   CHECK(d.pcg.preconditioner == PcgSettings::Preconditioner::Auto);
+  CHECK(d.pcg.ssorMinNodes == 1000);  // not a key: "auto" sweeps (ssor) from 1,000 free nodes
+  CHECK(d.pcg.ssorOmega == 1.5);
   CHECK(d.pcg.multigridMinNodes == 30000);  // not a key: "auto" switches to multigrid from 30,000 free nodes
   CHECK(d.pcg.warmStart);                   // not a key
   CHECK(d.iterations == 1);
@@ -279,6 +281,7 @@ TEST_CASE("every solver and preconditioner name reads as its own choice", "[conf
   CHECK(read(R"("solver_preconditioner": "auto")").pcg.preconditioner == P::Auto);
   CHECK(read(R"("solver_preconditioner": "block_jacobi")").pcg.preconditioner == P::BlockJacobi);
   CHECK(read(R"("solver_preconditioner": "multigrid")").pcg.preconditioner == P::Multigrid);
+  CHECK(read(R"("solver_preconditioner": "ssor")").pcg.preconditioner == P::Ssor);
 }
 
 TEST_CASE("every shot in conf/ runs on production settings, without work-arounds", "[config]") {

@@ -104,7 +104,8 @@ TEST_CASE("pcg gives the same bytes at 1 and 2 threads", "[dynamics]") {
     omp_set_num_threads(threads);
     assets::HeldSheet s = assets::makeHeldSheet(64);
     StepSettings settings;
-    for (auto preconditioner : {PcgSettings::Preconditioner::BlockJacobi, PcgSettings::Preconditioner::Multigrid}) {
+    for (auto preconditioner : {PcgSettings::Preconditioner::BlockJacobi, PcgSettings::Preconditioner::Multigrid,
+                                PcgSettings::Preconditioner::Ssor}) {
       settings.pcg.preconditioner = preconditioner;
       for (int k = 0; k < 3; ++k) stepCloth(s.mesh, s.state, s.material, settings, kStep);
     }

@@ -94,7 +94,8 @@ TEST_CASE("a free sheet falls at g under every converging solver, and slower und
   const double reference = freeFall(direct);
   // Backward Euler's free fall: x_n = g h^2 n (n + 1) / 2, 1.252 m after 48 steps.
   CHECK(reference == Approx(9.81 * 48 * 49 / 2.0 / (96.0 * 96.0)).epsilon(1e-3));
-  for (auto preconditioner : {PcgSettings::Preconditioner::BlockJacobi, PcgSettings::Preconditioner::Multigrid}) {
+  for (auto preconditioner : {PcgSettings::Preconditioner::BlockJacobi, PcgSettings::Preconditioner::Multigrid,
+                              PcgSettings::Preconditioner::Ssor}) {
     StepSettings pcg;
     pcg.pcg.preconditioner = preconditioner;
     CHECK(freeFall(pcg) == Approx(reference).epsilon(0.005));
