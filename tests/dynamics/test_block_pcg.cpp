@@ -7,6 +7,7 @@
 #include "dynamics/direct_solve.h"
 #include "dynamics/multigrid.h"
 #include "dynamics/step.h"
+#include "dynamics/solve_fixtures.h"
 #include "assets/held_sheet.h"
 
 using namespace adacloth;
@@ -15,26 +16,9 @@ namespace {
 
 const double kStep = 1.0 / 96;
 
-// A sheet after a few steps, so that it is bent and moving.
-assets::HeldSheet movingSheet(int cells) {
-  assets::HeldSheet s = assets::makeHeldSheet(cells);
-  StepSettings settings;
-  settings.solver = StepSolver::Direct;
-  for (int k = 0; k < 6; ++k) stepCloth(s.mesh, s.state, s.material, settings, kStep);
-  return s;
-}
-
-double maxDifference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-  double d = 0;
-  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
-  return d;
-}
-
-double maxNorm(const std::vector<Vec3>& a) {
-  double d = 0;
-  for (const Vec3& v : a) d = std::max(d, v.norm());
-  return d;
-}
+using test::maxDifference;
+using test::maxNorm;
+using test::movingSheet;
 
 }  // namespace
 
