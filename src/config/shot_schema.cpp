@@ -295,13 +295,12 @@ Field buildShotSchema() {
                                        "reached).").atLeast(1).defaults(d.dynamics.pcg.maxIterations),
       enumeration("solver_preconditioner", {"auto", "ssor", "block_jacobi", "multigrid"},
                   "Preconditioner of the pcg solve. \"ssor\": symmetric block Gauss-Seidel over the cloth's "
-                  "nodes (Eisenstat's trick), the fewest iterations for the cost of about one product with the "
-                  "matrix each. \"block_jacobi\": Kang and Cho's per-node 3x3 blocks, cheapest per iteration but "
+                  "nodes (Eisenstat's trick), 3-6x fewer iterations than block_jacobi at about 1.5x the cost "
+                  "each. \"block_jacobi\": Kang and Cho's per-node 3x3 blocks, cheapest per iteration but "
                   "several times the iterations. \"multigrid\": a smoothed-aggregation V-cycle over the cloth's "
-                  "nodes, fewest iterations on very large cloths at the price of a set-up that is redone when the "
-                  "cloth's shape has changed enough. \"auto\": block_jacobi below " +
-                      withThousands(d.dynamics.pcg.ssorMinNodes) + " free nodes, multigrid from " +
-                      withThousands(d.dynamics.pcg.multigridMinNodes) + ", ssor in between.")
+                  "nodes, the fewest iterations but a set-up that is redone when the cloth's shape has changed "
+                  "enough; slower than ssor at 10k and 100k nodes. \"auto\": block_jacobi below " +
+                      withThousands(d.dynamics.pcg.ssorMinNodes) + " free nodes, ssor from there on.")
           .defaults(preconditionerName(d.dynamics.pcg.preconditioner)),
       integer("iterations", "Jacobi sweeps of the kang_cho update (1 = the paper's one-iteration update).")
           .atLeast(1).defaults(d.dynamics.iterations),

@@ -56,9 +56,10 @@ struct HandleSpec {
 // Stopping rule and preconditioner of the default solve (dynamics/block_pcg.h).
 struct PcgSettings {
   enum class Preconditioner {
-    Auto,         // BlockJacobi below ssorMinNodes free nodes, Ssor below multigridMinNodes, Multigrid from there on
+    Auto,         // BlockJacobi below ssorMinNodes free nodes, Ssor from there on
     BlockJacobi,  // Kang and Cho's per-node blocks W_i^-1
-    Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h)
+    Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h); on request only: ssor measured 1.5x
+                  // faster at 100k nodes, 4x at 10k (docs/benchmarks.md)
     Ssor,         // symmetric block Gauss-Seidel in node order, by Eisenstat's trick (dynamics/ssor_pcg.h)
   };
   double tolerance = 1e-3;  // stop when |b - A dv|_W <= tolerance |b|_W over the free nodes (1), in the norm of the
@@ -66,7 +67,6 @@ struct PcgSettings {
   int maxIterations = 1000; // stop here whatever the residual
   Preconditioner preconditioner = Preconditioner::Auto;
   int ssorMinNodes = 1000;        // Auto: free nodes from which the sweeps' fewer iterations pay for their cost
-  int multigridMinNodes = 30000;  // Auto: free nodes from which the multigrid pays for its set-up
   bool warmStart = true;    // start from the last steps' dv (dynamics/warm_start.h), else from h f_ext / m
   // Ssor: over-relaxation in (0, 2). Measured on a held cotton sheet at 1k and 10k nodes: 1.0 needs 1.25x the
   // iterations of 1.5, 1.7 1.07x (docs/benchmarks.md); not a shot key.

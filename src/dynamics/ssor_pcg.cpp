@@ -33,9 +33,8 @@ void sweepOrder(const ImplicitSystem& sys, const DynamicsState& state, const std
 
 // The couplings of every free node to other free nodes, split into those before and after it in the sweep order.
 // Couplings to held nodes are not part of the system (their dv is known; it is in b).
-void splitCouplings(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec2>& material,
-                    PcgWorkspace& work) {
-  sweepOrder(sys, state, material, work.order, work.rank);
+void splitCouplings(const ImplicitSystem& sys, const DynamicsState& state, const Mesh& mesh, PcgWorkspace& work) {
+  sweepOrder(sys, state, nodeMaterialCoordinates(mesh), work.order, work.rank);
   const int free = int(work.order.size());
   for (TriangleCouplings* half : {&work.lower, &work.upper}) {
     half->start.assign(free + 1, 0);
@@ -56,13 +55,39 @@ void splitCouplings(const ImplicitSystem& sys, const DynamicsState& state, const
   }
 }
 
+// Whether the order and split in `work` were made for these held nodes and pairs; if not, records them as the key.
+bool sameCouplings(const ImplicitSystem& sys, const DynamicsState& state, PcgWorkspace& work) {
+  bool same = work.orderFixed == sys.fixed && work.orderPairNodes.size() == 2 * state.pairs.size();
+  for (size_t p = 0; same && p < state.pairs.size(); ++p)
+    same = work.orderPairNodes[2 * p] == state.pairs[p].a && work.orderPairNodes[2 * p + 1] == state.pairs[p].b;
+  if (same) return true;
+  work.orderFixed = sys.fixed;
+  work.orderPairNodes.clear();
+  for (const SpringPair& pair : state.pairs) work.orderPairNodes.push_back(pair.a), work.orderPairNodes.push_back(pair.b);
+  return false;
+}
+
+// The step's c J of every coupling, in the order of the split.
+void gatherBlocks(const ImplicitSystem& sys, TriangleCouplings& half) {
+  half.block.resize(half.pair.size());
+  for (size_t k = 0; k < half.pair.size(); ++k) {
+    const Mat3 J = sys.c * sys.pairJ[half.pair[k]];
+    half.block[k] = {J(0, 0), J(1, 1), J(2, 2), J(0, 1), J(0, 2), J(1, 2)};
+  }
+}
+
 // One node of a half-sweep: x_i = omega W_i^-1 (source + c sum_j J_ij x_j) over the node's couplings in `half`.
 inline Vec3 sweepNode(const ImplicitSystem& sys, const TriangleCouplings& half, double omega,
                       const std::vector<Vec3>& x, int position, int i, const Vec3& source) {
-  Vec3 coupled = Vec3::Zero();
-  for (int k = half.start[position]; k < half.start[position + 1]; ++k)
-    coupled += sys.pairJ[half.pair[k]] * x[half.other[k]];
-  return omega * (sys.Winv[i] * (source + sys.c * coupled));
+  double sx = source.x(), sy = source.y(), sz = source.z();
+  for (int k = half.start[position]; k < half.start[position + 1]; ++k) {
+    const std::array<double, 6>& b = half.block[k];
+    const Vec3& xj = x[half.other[k]];
+    sx += b[0] * xj.x() + b[3] * xj.y() + b[4] * xj.z();
+    sy += b[3] * xj.x() + b[1] * xj.y() + b[5] * xj.z();
+    sz += b[4] * xj.x() + b[5] * xj.y() + b[2] * xj.z();
+  }
+  return omega * (sys.Winv[i] * Vec3(sx, sy, sz));
 }
 
 // x = P^-1 u, P = D/omega + L: first free node of the sweep order to last. source(i) gives u_i (it may read x_i
@@ -87,9 +112,27 @@ void backwardSweep(const ImplicitSystem& sys, const PcgWorkspace& work, double o
   }
 }
 
+// |r|_W^2 of the untransformed residual r = P r^ (P = D/omega + L, L the couplings -c J to earlier nodes): what the
+// stopping rule measures, without leaving the transformed system.
+double untransformedResidual2(const ImplicitSystem& sys, const PcgWorkspace& work, double omega,
+                              const std::vector<Vec3>& rHat, std::vector<Vec2>& partial) {
+  const TriangleCouplings& lower = work.lower;
+  return chunkedSums(int(work.order.size()), partial, [&](int position) {
+    const int i = work.order[position];
+    Vec3 r = sys.W[i] * rHat[i] / omega;
+    for (int k = lower.start[position]; k < lower.start[position + 1]; ++k) {
+      const std::array<double, 6>& b = lower.block[k];
+      const Vec3& x = rHat[lower.other[k]];
+      r -= Vec3(b[0] * x.x() + b[3] * x.y() + b[4] * x.z(), b[3] * x.x() + b[1] * x.y() + b[5] * x.z(),
+                b[4] * x.x() + b[5] * x.y() + b[2] * x.z());
+    }
+    return Vec2(r.dot(sys.Winv[i] * r), 0);
+  })[0];
+}
+
 }  // namespace
 
-std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec2>& material,
+std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& state, const Mesh& mesh,
                                const std::vector<Vec3>& guess, const PcgSettings& settings, PcgWorkspace& work,
                                SolveReport* report) {
   const int n = int(sys.rhs.size());
@@ -101,7 +144,9 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
   s.assign(n, Vec3::Zero());
   t.assign(n, Vec3::Zero());
   y.assign(n, Vec3::Zero());
-  splitCouplings(sys, state, material, work);
+  if (!sameCouplings(sys, state, work)) splitCouplings(sys, state, mesh, work);
+  gatherBlocks(sys, work.lower);
+  gatherBlocks(sys, work.upper);
   std::vector<Vec3> dv(n);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) dv[i] = sys.fixed[i] ? sys.fixedDv[i] : guess[i];
@@ -110,8 +155,10 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
   double r2 = norms[1];
   int it = 0;
   bool breakdown = false;
-  // Each pass runs CG on the transformed system from the current dv until the preconditioned residual has fallen
-  // by the factor the true one still has to fall (with a margin), then checks the true residual.
+  // CG runs on the transformed system until the preconditioned residual has fallen by the factor the true one still
+  // has to fall (with a margin); then the true residual is measured from the transformed one, and CG goes on with a
+  // new target if it is not yet small enough. Once it is, dv is formed and its residual computed afresh: only if
+  // rounding has moved that above the tolerance does a new pass start from there.
   while (r2 > limit2 && it < settings.maxIterations && !breakdown) {
     forwardSweep(sys, work, omega, r, [&](int i) { return r[i]; }, [](int) {});  // r^ = P^-1 r, in place
     double rz = chunkedSums(n, partial, [&](int i) {
@@ -119,9 +166,14 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
       z[i] = sys.fixed[i] ? Vec3::Zero() : Vec3(kappa * (sys.W[i] * r[i]));
       return Vec2(r[i].dot(z[i]), 0);
     })[0];
-    const double passLimit2 = 0.5 * rz * limit2 / r2;
+    double passLimit2 = 0.5 * rz * limit2 / r2;
     double beta = 0;
-    while (rz > passLimit2 && it < settings.maxIterations) {
+    while (it < settings.maxIterations) {
+      if (rz <= passLimit2) {
+        const double true2 = untransformedResidual2(sys, work, omega, r, partial);
+        if (true2 <= limit2) break;
+        passLimit2 = 0.5 * rz * limit2 / true2;
+      }
       // q = P^-1 A P^-T p = t + P^-1 (p - K t), t = P^-T p (Eisenstat), with p = z + beta p updated on the way.
       backwardSweep(sys, work, omega, t, [&](int i) {
         p[i] = beta == 0 ? z[i] : Vec3(z[i] + beta * p[i]);

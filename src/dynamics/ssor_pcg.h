@@ -25,10 +25,10 @@
 
 namespace adacloth {
 
-// Solves sys for dv from `guess` (held nodes get their prescribed dv). `material` holds each node's material
-// coordinates (m), which set the sweep order (rows of material space). settings.ssorOmega in (0, 2): the
-// over-relaxation.
-std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec2>& material,
+// Solves sys for dv from `guess` (held nodes get their prescribed dv). The mesh's material coordinates set the sweep
+// order (rows of material space); the order is kept in `work` while the held nodes and the pairs stay the same.
+// settings.ssorOmega in (0, 2): the over-relaxation.
+std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& state, const Mesh& mesh,
                                const std::vector<Vec3>& guess, const PcgSettings& settings, PcgWorkspace& work,
                                SolveReport* report = nullptr);
 

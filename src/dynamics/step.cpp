@@ -38,7 +38,7 @@ PcgSettings::Preconditioner chosenPreconditioner(const PcgSettings& pcg, const I
   using P = PcgSettings::Preconditioner;
   if (pcg.preconditioner != P::Auto) return pcg.preconditioner;
   const long freeNodes = long(std::count(sys.fixed.begin(), sys.fixed.end(), 0));
-  return freeNodes >= pcg.multigridMinNodes ? P::Multigrid : freeNodes >= pcg.ssorMinNodes ? P::Ssor : P::BlockJacobi;
+  return freeNodes >= pcg.ssorMinNodes ? P::Ssor : P::BlockJacobi;
 }
 
 // dv of the step's system by the chosen solver, with what the solve reached.
@@ -50,8 +50,7 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
       const std::vector<Vec3> guess = warmStartGuess(mesh, state, external, sys.h);
       const PcgSettings::Preconditioner chosen = chosenPreconditioner(settings.pcg, sys);
       if (chosen == PcgSettings::Preconditioner::Ssor) {
-        std::vector<Vec3> dv =
-            solveSsorPcg(sys, state, nodeMaterialCoordinates(mesh), guess, settings.pcg, state.solver.pcg, &report);
+        std::vector<Vec3> dv = solveSsorPcg(sys, state, mesh, guess, settings.pcg, state.solver.pcg, &report);
         rememberDv(state, dv);
         return dv;
       }
