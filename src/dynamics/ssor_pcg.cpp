@@ -63,7 +63,10 @@ bool sameCouplings(const ImplicitSystem& sys, const DynamicsState& state, PcgWor
   if (same) return true;
   work.orderFixed = sys.fixed;
   work.orderPairNodes.clear();
-  for (const SpringPair& pair : state.pairs) work.orderPairNodes.push_back(pair.a), work.orderPairNodes.push_back(pair.b);
+  for (const SpringPair& pair : state.pairs) {
+    work.orderPairNodes.push_back(pair.a);
+    work.orderPairNodes.push_back(pair.b);
+  }
   return false;
 }
 
@@ -76,18 +79,19 @@ void gatherBlocks(const ImplicitSystem& sys, TriangleCouplings& half) {
   }
 }
 
+// b x for a gathered symmetric block b.
+inline Vec3 blockProduct(const std::array<double, 6>& b, const Vec3& x) {
+  return Vec3(b[0] * x.x() + b[3] * x.y() + b[4] * x.z(), b[3] * x.x() + b[1] * x.y() + b[5] * x.z(),
+              b[4] * x.x() + b[5] * x.y() + b[2] * x.z());
+}
+
 // One node of a half-sweep: x_i = omega W_i^-1 (source + c sum_j J_ij x_j) over the node's couplings in `half`.
 inline Vec3 sweepNode(const ImplicitSystem& sys, const TriangleCouplings& half, double omega,
                       const std::vector<Vec3>& x, int position, int i, const Vec3& source) {
-  double sx = source.x(), sy = source.y(), sz = source.z();
-  for (int k = half.start[position]; k < half.start[position + 1]; ++k) {
-    const std::array<double, 6>& b = half.block[k];
-    const Vec3& xj = x[half.other[k]];
-    sx += b[0] * xj.x() + b[3] * xj.y() + b[4] * xj.z();
-    sy += b[3] * xj.x() + b[1] * xj.y() + b[5] * xj.z();
-    sz += b[4] * xj.x() + b[5] * xj.y() + b[2] * xj.z();
-  }
-  return omega * (sys.Winv[i] * Vec3(sx, sy, sz));
+  Vec3 sum = source;
+  for (int k = half.start[position]; k < half.start[position + 1]; ++k)
+    sum += blockProduct(half.block[k], x[half.other[k]]);
+  return omega * (sys.Winv[i] * sum);
 }
 
 // x = P^-1 u, P = D/omega + L: first free node of the sweep order to last. source(i) gives u_i (it may read x_i
@@ -120,12 +124,8 @@ double untransformedResidual2(const ImplicitSystem& sys, const PcgWorkspace& wor
   return chunkedSums(int(work.order.size()), partial, [&](int position) {
     const int i = work.order[position];
     Vec3 r = sys.W[i] * rHat[i] / omega;
-    for (int k = lower.start[position]; k < lower.start[position + 1]; ++k) {
-      const std::array<double, 6>& b = lower.block[k];
-      const Vec3& x = rHat[lower.other[k]];
-      r -= Vec3(b[0] * x.x() + b[3] * x.y() + b[4] * x.z(), b[3] * x.x() + b[1] * x.y() + b[5] * x.z(),
-                b[4] * x.x() + b[5] * x.y() + b[2] * x.z());
-    }
+    for (int k = lower.start[position]; k < lower.start[position + 1]; ++k)
+      r -= blockProduct(lower.block[k], rHat[lower.other[k]]);
     return Vec2(r.dot(sys.Winv[i] * r), 0);
   })[0];
 }

@@ -1,6 +1,8 @@
 // The default solve: block-preconditioned CG against the direct solve, warm starts, thread independence.
 #include <omp.h>
 
+#include <functional>
+
 #include <catch2/catch.hpp>
 
 #include "dynamics/block_pcg.h"
@@ -8,6 +10,7 @@
 #include "dynamics/multigrid.h"
 #include "dynamics/step.h"
 #include "dynamics/solve_fixtures.h"
+#include "dynamics/ssor_pcg.h"
 #include "assets/held_sheet.h"
 
 using namespace adacloth;
@@ -41,21 +44,31 @@ TEST_CASE("pcg converges to the direct solution from a zero guess", "[dynamics]"
     if (sys.fixed[i]) CHECK(dv[i] == sys.fixedDv[i]);
 }
 
-TEST_CASE("pcg stops at once from the exact solution and at the cap when it must", "[dynamics]") {
+TEST_CASE("pcg stops at once from the exact solution and at the cap when it must, blocks and ssor alike",
+          "[dynamics]") {
   assets::HeldSheet s = movingSheet(12);
   const ImplicitSystem sys = assets::nextStepSystem(s, kStep);
   DirectSolver direct;
   const std::vector<Vec3> exact = direct.solve(sys, s.state);
+  using Solve = std::function<void(const std::vector<Vec3>&, const PcgSettings&, SolveReport&)>;
   PcgWorkspace work;
-  SolveReport report;
-  solveBlockPcg(sys, s.state, exact, PcgSettings(), work, &report);
-  CHECK(report.iterations == 0);
-  PcgSettings capped;
-  capped.tolerance = 1e-14;
-  capped.maxIterations = 3;
-  solveBlockPcg(sys, s.state, std::vector<Vec3>(exact.size(), Vec3::Zero()), capped, work, &report);
-  CHECK(report.iterations == 3);
-  CHECK(report.residual > 1e-14);
+  const Solve blocks = [&](const std::vector<Vec3>& guess, const PcgSettings& settings, SolveReport& report) {
+    solveBlockPcg(sys, s.state, guess, settings, work, &report);
+  };
+  const Solve ssor = [&](const std::vector<Vec3>& guess, const PcgSettings& settings, SolveReport& report) {
+    solveSsorPcg(sys, s.state, s.mesh, guess, settings, work, &report);
+  };
+  for (const Solve& solve : {blocks, ssor}) {
+    SolveReport report;
+    solve(exact, PcgSettings(), report);
+    CHECK(report.iterations == 0);
+    PcgSettings capped;
+    capped.tolerance = 1e-14;
+    capped.maxIterations = 3;
+    solve(std::vector<Vec3>(exact.size(), Vec3::Zero()), capped, report);
+    CHECK(report.iterations == 3);
+    CHECK(report.residual > 1e-14);
+  }
 }
 
 TEST_CASE("the multigrid preconditioner needs far fewer iterations than the blocks alone on a fine sheet",
