@@ -60,7 +60,7 @@ struct PcgSettings {
     BlockJacobi,  // Kang and Cho's per-node blocks W_i^-1
     Multigrid,    // a smoothed-aggregation V-cycle (dynamics/multigrid.h); on request only: ssor measured 1.5x
                   // faster at 100k nodes, 4x at 10k (docs/benchmarks.md)
-    Ssor,         // symmetric block Gauss-Seidel in node order, by Eisenstat's trick (dynamics/ssor_pcg.h)
+    Ssor,         // symmetric block Gauss-Seidel in rows of material space, by Eisenstat's trick (dynamics/ssor_pcg.h)
   };
   double tolerance = 1e-3;  // stop when |b - A dv|_W <= tolerance |b|_W over the free nodes (1), in the norm of the
                             // per-node blocks |y|_W = sqrt(sum_i y_i . W_i^-1 y_i) (implicit_system.h)
@@ -68,8 +68,8 @@ struct PcgSettings {
   Preconditioner preconditioner = Preconditioner::Auto;
   int ssorMinNodes = 1000;        // Auto: free nodes from which the sweeps' fewer iterations pay for their cost
   bool warmStart = true;    // start from the last steps' dv (dynamics/warm_start.h), else from h f_ext / m
-  // Ssor: over-relaxation in (0, 2). Measured on a held cotton sheet at 1k and 10k nodes: 1.0 needs 1.25x the
-  // iterations of 1.5, 1.7 1.07x (docs/benchmarks.md); not a shot key.
+  // Ssor: over-relaxation in (0, 2). Measured on the held cotton sheet at 10k nodes in a time loop: 1.0 needs 1.26x
+  // the iterations of 1.5, 1.3 1.09x, 1.7 1.07x (docs/benchmarks.md); not a shot key.
   double ssorOmega = 1.5;
 };
 
