@@ -4,8 +4,9 @@
 
 namespace adacloth {
 
-void groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& start, const ObstaclePose& end,
-                const CollisionParams& p, std::vector<int>* contacts) {
+int groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& start, const ObstaclePose& end,
+               const CollisionParams& p, std::vector<int>* contacts) {
+  int lifted = 0;
   const Vec3 n = end.planeNormal;
   const double planeSpeed = n.dot(end.planePoint - start.planePoint) / s.dt;  // along the normal (m/s)
   for (size_t i = 0; i < s.x1.size(); ++i) {
@@ -13,6 +14,7 @@ void groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& s
     const double h = n.dot(s.x1[i] - end.planePoint);
     if (h >= p.thickness) continue;
     if (contacts) ++(*contacts)[w.nodeCloth[i]];
+    ++lifted;
     const double push = p.thickness - h;
     s.x1[i] += push * n;
     const double vn = n.dot(s.v[i]) - planeSpeed, dvn = std::max(0.0, -vn);
@@ -21,6 +23,7 @@ void groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& s
     s.v[i] += dvn * n;
     if (vtNorm > 0) s.v[i] -= dvt * vt / vtNorm;
   }
+  return lifted;
 }
 
 }  // namespace adacloth

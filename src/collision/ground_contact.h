@@ -10,8 +10,8 @@ namespace adacloth {
 // Lifts every movable cloth node closer than p.thickness to the plane of `end` (the ground's pose at the end of the
 // step; `start` gives the plane's own normal speed) back to p.thickness, removes its approaching normal velocity
 // relative to the plane and applies Coulomb friction (p.obstacleFriction) to its tangential velocity. With
-// `contacts`, counts one contact per lifted node for its cloth.
-void groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& start, const ObstaclePose& end,
+// `contacts`, counts one contact per lifted node for its cloth. Returns the number of nodes lifted.
+int groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& start, const ObstaclePose& end,
                 const CollisionParams& p, std::vector<int>* contacts);
 
 }  // namespace adacloth

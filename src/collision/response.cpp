@@ -98,9 +98,16 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     std::vector<Hit> hits = detector.detect(w, s);
     if (!hits.empty()) st.unresolved = impactZones(w, s, hits, params, detector, st);
   }
-  // Self-collision pushes may have moved nodes below a ground: lift them again (no second count).
+  // Self-collision pushes may have moved nodes below a ground: lift them again (no second count). A lift is a move
+  // that no CCD pass has seen, and it can carry a node through a layer of cloth lying on the ground (sheet_on_sphere
+  // did so at frame 114): when it moved anything, the impact zones check the step once more.
+  int lifted = 0;
   for (size_t o = 0; o < start.size(); ++o)
-    if (start[o].obstacle->isGround()) groundPass(w, s, start[o], end[o], params, nullptr);
+    if (start[o].obstacle->isGround()) lifted += groundPass(w, s, start[o], end[o], params, nullptr);
+  if (lifted > 0) {
+    std::vector<Hit> hits = detector.detect(w, s);
+    if (!hits.empty()) st.unresolved += impactZones(w, s, hits, params, detector, st);
+  }
   writeBack(s, cloths);
   return st;
 }

@@ -234,7 +234,8 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
     cloth.handles.push_back(readHandle(shot, j["handles"][i], cloth.place + "/handles/" + std::to_string(i)));
   if (j.contains("strain_limit")) {
     const Json& s = j["strain_limit"];
-    cloth.strainLimit = {true, s["min"].get<double>(), s["max"].get<double>(), s["iterations"].get<int>()};
+    cloth.strainLimit = {true, s["min"].get<double>(), s["max"].get<double>(), s["iterations"].get<int>(),
+                         s["tethers"].get<bool>()};
   }
   cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
   if (j.contains("view")) cloth.view = readView(shot, j["view"], cloth.place + "/view", cloth.remeshing);

@@ -96,9 +96,15 @@ Field strainLimitSchema() {
                     "stretch.").inUnit("1").atLeast(0, true).atMost(1).defaults(d.strainLimit.min),
       number("max", "Largest allowed stretch: edge length / rest length, and each face's larger principal stretch.")
           .inUnit("1").atLeast(1).defaults(d.strainLimit.max),
-      integer("iterations", "Gauss-Seidel passes over the edges and faces per step (fewer when the limits hold "
-                            "earlier); when they run out, one more pass pulls outward from the handles.")
+      integer("iterations", "Gauss-Seidel passes per step over the tethers (with `tethers`), the faces, then the "
+                            "edges (fewer when the limits hold earlier); when they run out, one pass pulls outward "
+                            "from the handles and one more plain pass follows.")
           .atLeast(1).defaults(d.strainLimit.iterations),
+      boolean("tethers", "Tether every free node to the nearest nodes of (up to 4) handles at max times their "
+                         "material-space distance (long range attachments): a cloth hanging from a few held points "
+                         "(a flag held at its corners) then stays far nearer its limit in a few passes. Off by default: "
+                         "on garments bound to a body, where the body's contacts rather than the limiter decide the "
+                         "stretch, they did not help (docs/benchmarks.md).").defaults(d.strainLimit.tethers),
   }, "Strain limiting in each step's contact pass, before the contacts: over- or under-stretched edges and faces "
      "are pulled back within [min, max], and the speed that would stretch an edge further is removed (nothing is "
      "added). Absent: no limiting.").isOptional();

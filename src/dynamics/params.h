@@ -24,7 +24,8 @@ struct MaterialParams {
 struct StrainLimitParams {
   bool enabled = false;
   double min = 0.9, max = 1.1;  // ratios (1)
-  int iterations = 4;           // Gauss-Seidel passes over the edges per step
+  int iterations = 4;           // Gauss-Seidel passes over the tethers, faces and edges per step
+  bool tethers = false;         // tether free nodes to the held ones (dynamics/tethers.h)
 };
 
 // Air moving at `velocity`: per-face drag along the normal and lift across the flow (docs/design.md §5).

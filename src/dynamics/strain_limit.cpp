@@ -154,6 +154,7 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
   if (!limit.enabled) return out;
   out.edges = edgeLengthLimits(state, limit, held);
   out.faces = faceLimits(mesh);
+  if (limit.tethers) out.tethers = tethers(mesh, state, held, limit.max);
   out.min = limit.min;
   out.max = limit.max;
   out.passes = limit.iterations;
@@ -164,19 +165,19 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
                 const StrainLimits& limits, double slack, int first) {
   Vec3 *x = xs.data() + first, *v = vs.data() + first;
   const double* invMass = invMasses.data() + first;
+  auto pass = [&](bool forward) {
+    bool within = tetherPass(x, v, invMass, limits.tethers, slack);
+    within = facePass(x, invMass, limits, slack) && within;
+    return edgePass(x, v, invMass, limits.edges, forward, slack) && within;
+  };
   int run = 0;
   bool within = false;
-  while (run < limits.passes && !within) {
-    const bool forward = run % 2 == 0;
-    ++run;
-    within = edgePass(x, v, invMass, limits.edges, forward, slack);
-    within = facePass(x, invMass, limits, slack) && within;
-  }
+  while (run < limits.passes && !within) within = pass(run++ % 2 == 0);
   if (within || run == 0) return run;
-  // Shock propagation (Guendelman et al. 2003); the faces follow the edges once more.
+  // Shock propagation (Guendelman et al. 2003), then a plain pass for what it moved.
   shockPass(x, v, invMass, limits.edges, slack);
-  facePass(x, invMass, limits, slack);
-  return run + 1;
+  pass(true);
+  return run + 2;
 }
 
 EdgeStretch edgeStretch(const Mesh& mesh, const DynamicsState& state) {

@@ -52,7 +52,7 @@ TEST_CASE("the ground pass lifts a node to the thickness and stops it going down
   c.s.invMass[3] = 0;
   const CollisionState before = c.s;
   std::vector<int> contacts(1, 0);
-  groundPass(c.w, c.s, plane(0), plane(0), p, &contacts);
+  CHECK(groundPass(c.w, c.s, plane(0), plane(0), p, &contacts) == 2);  // the lifted nodes
 
   CHECK(contacts[0] == 2);
   // Node 0: lifted by 7 mm, normal velocity removed, tangential reduced by mu (0.5 + 0.007 / dt) = 0.36 m/s.

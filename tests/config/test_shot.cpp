@@ -110,6 +110,14 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(unordered(shot.resolved) == expected);
 }
 
+TEST_CASE("strain_limit.tethers turns the tethers on", "[config]") {
+  const Shot shot = parseShot(R"({"camera": "c.json", "cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}},)"
+                              R"( "strain_limit": {"max": 1.05, "tethers": true}}]})",
+                              "conf/s.json");
+  CHECK(shot.cloths[0].strainLimit.tethers);
+  CHECK(shot.cloths[0].strainLimit.max == 1.05);
+}
+
 // The optional objects of a cloth, given empty (or with only their required keys), get every documented default.
 TEST_CASE("every optional object of a cloth gets its documented defaults", "[config]") {
   const std::string grid = R"("mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}})";
@@ -124,6 +132,7 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(cloth.strainLimit.min == 0.9);
   CHECK(cloth.strainLimit.max == 1.1);
   CHECK(cloth.strainLimit.iterations == 4);
+  CHECK_FALSE(cloth.strainLimit.tethers);
   // remeshing: true
   // The documented remeshing defaults, for `remeshing: true` and `remeshing: {}`.
   auto checkDefaultSizing = [](const std::optional<SizingParams>& sizing) {
