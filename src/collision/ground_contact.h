@@ -12,6 +12,6 @@ namespace adacloth {
 // relative to the plane and applies Coulomb friction (p.obstacleFriction) to its tangential velocity. With
 // `contacts`, counts one contact per lifted node for its cloth. Returns the number of nodes lifted.
 int groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& start, const ObstaclePose& end,
-                const CollisionParams& p, std::vector<int>* contacts);
+               const CollisionParams& p, std::vector<int>* contacts);
 
 }  // namespace adacloth

@@ -13,7 +13,6 @@
 
 #include "dynamics/dynamics_state.h"
 #include "dynamics/tethers.h"
-#include "dynamics/tethers.h"
 
 namespace adacloth {
 

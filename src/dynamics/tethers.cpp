@@ -60,19 +60,6 @@ void pathsFromGroup(const DynamicsState& state, const std::vector<int>& group, i
   }
 }
 
-// The face across the edge opposite corner `corner` of face `f`, when it continues the same panel (it shares the two
-// verts, not just their nodes); -1 at a boundary or a seam.
-int faceAcross(const Mesh& mesh, int f, int corner) {
-  const Face& face = mesh.faces[size_t(f)];
-  const Edge& edge = mesh.edges[size_t(face.edges[size_t((corner + 1) % 3)])];
-  const int other = edge.faces[0] == f ? edge.faces[1] : edge.faces[0];
-  if (other < 0) return -1;
-  const Tri& v = mesh.faces[size_t(other)].verts;
-  const int a = face.verts[(corner + 1) % 3], b = face.verts[(corner + 2) % 3];
-  const bool shares = (v[0] == a || v[1] == a || v[2] == a) && (v[0] == b || v[1] == b || v[2] == b);
-  return shares ? other : -1;
-}
-
 int cornerOf(const Face& face, int vert) {
   for (int k = 0; k < 3; ++k)
     if (face.verts[k] == vert) return k;
@@ -80,16 +67,17 @@ int cornerOf(const Face& face, int vert) {
 }
 
 // The face across the edge opposite corner `exitCorner` of face `f` and, in it, the corner opposite that edge;
-// {-1, -1} at a boundary or a seam.
+// {-1, -1} at a boundary or a seam (the face across must share the edge's two verts, not just their nodes).
 std::pair<int, int> crossEdge(const Mesh& mesh, int f, int exitCorner) {
-  const int across = faceAcross(mesh, f, exitCorner);
-  if (across < 0) return {-1, -1};
   const Face& face = mesh.faces[size_t(f)];
-  const int a = face.verts[size_t((exitCorner + 1) % 3)], b = face.verts[size_t((exitCorner + 2) % 3)];
-  const Tri& v = mesh.faces[size_t(across)].verts;
-  for (int k = 0; k < 3; ++k)
-    if (v[k] != a && v[k] != b) return {across, k};
-  return {-1, -1};
+  const Edge& edge = mesh.edges[size_t(face.edges[size_t((exitCorner + 1) % 3)])];
+  const int across = edge.faces[0] == f ? edge.faces[1] : edge.faces[0];
+  if (across < 0) return {-1, -1};
+  const Face& next = mesh.faces[size_t(across)];
+  const int a = cornerOf(next, face.verts[size_t((exitCorner + 1) % 3)]);
+  const int b = cornerOf(next, face.verts[size_t((exitCorner + 2) % 3)]);
+  if (a < 0 || b < 0) return {-1, -1};
+  return {across, 3 - a - b};
 }
 
 // Whether the straight material-space segment from vert `from` to vert `to` runs inside their panel: a walk through

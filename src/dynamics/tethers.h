@@ -23,9 +23,9 @@ struct Tether {
 };
 
 // The tethers of a cloth: for each free node, one to the nearest node of each of the (at most `maxAnchors`) nearest
-// groups of connected held nodes. The distance is the shortest path over the mesh edges in material space (rest
-// lengths), replaced by the straight material-space distance where the two agree within a mesh's zig-zag factor
-// (the straight line then runs inside the panel, and the path only over-estimates it); `maxRatio` scales it.
+// groups of connected held nodes. The distance is the straight material-space one where that segment runs inside the
+// panel (a walk through the faces it crosses; boundaries and seams block it), else the shortest path over the mesh
+// edges (rest lengths), which only over-estimates it, so a tether never asks for compression; `maxRatio` scales it.
 // `held` has one flag per node. No tethers when no node is held.
 std::vector<Tether> tethers(const Mesh& mesh, const DynamicsState& state, const std::vector<char>& held,
                             double maxRatio, int maxAnchors = 4);
