@@ -94,6 +94,12 @@ def flag_two_corners(limit, wind):
     return change
 
 
+def no_view(shot):
+    """no view-dependent refinement (as --no-view)"""
+    for cloth in shot["cloths"]:
+        cloth.pop("view", None)
+
+
 def adaptive(shot):
     """remeshing on (default sizes)"""
     for cloth in shot["cloths"]:
@@ -113,6 +119,7 @@ CASES = [
     ("flag.corners.adaptive", "flag", [flag_two_corners(1.05, 12.0), adaptive], 48, {"quick", "full"}, (1.07, 1.2)),
     ("skirt_walk.full", "skirt_walk", [], 96, {"full"}, None),
     ("skirt_walk.fine.full", "skirt_walk", [fine_remeshing], 96, {"full"}, None),
+    ("skirt_walk.fine.noview.full", "skirt_walk", [fine_remeshing, no_view], 96, {"full"}, None),
     ("cape_run.fine.full", "cape_run", [fine_remeshing], 72, {"full"}, None),
     ("crowd.self.full", "crowd", [self_collision], 96, {"full"}, None),
     ("skirt_walk.fast", "skirt_walk", [speed(2.0)], 48, {"full"}, None),

@@ -21,4 +21,10 @@ BindSurfaces bindSurfacesOf(const Shot& shot, const std::vector<Obstacle>& obsta
 std::vector<SurfacePoint> nearestOnTriangles(const std::vector<Vec3>& x, const std::vector<Tri>& faces,
                                              const std::vector<Vec3>& query);
 
+// For each query point (m), every triangle of `faces` at node positions `x` closer than radius[k] (m), with its
+// nearest point, by face index.
+std::vector<std::vector<SurfacePoint>> trianglesWithin(const std::vector<Vec3>& x, const std::vector<Tri>& faces,
+                                                       const std::vector<Vec3>& query,
+                                                       const std::vector<double>& radius);
+
 }  // namespace adacloth

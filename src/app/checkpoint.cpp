@@ -14,7 +14,7 @@ namespace adacloth {
 namespace {
 
 const std::string kMagic = "ADACKPT\n";
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 4 + 8 + 8;
 
 // ---- writing -------------------------------------------------------------------------------------------------
@@ -38,7 +38,13 @@ void writeHandle(BinaryWriter& out, const HandleState& h) {
     out.i32(b.at.face);
     out.vec3(b.at.bary);
     out.f64(b.at.distance);
-    out.vec3(b.offset);
+    out.u64(b.captures.size());
+    for (const BindCapture& c : b.captures) {
+      out.i32(c.face);
+      out.f64(c.weight);
+      out.vec3(c.bary);
+      out.vec3(c.offset);
+    }
   }
 }
 
@@ -99,13 +105,21 @@ void readHandle(BinaryReader& in, HandleState& h, size_t nodes) {
       in.fail("a handle's nodes are out of range or not sorted");
   h.anchors = in.vec3s("handle anchors");
   h.materialPoints = in.vec2s("handle material points");
-  h.bindings.assign(in.count("handle bindings", 4 + 24 + 8 + 24), SurfaceBinding());
+  h.bindings.assign(in.count("handle bindings", 4 + 24 + 8 + 8), SurfaceBinding());
+  const size_t faces = h.surface ? h.surface->faces.size() : 0;
   for (SurfaceBinding& b : h.bindings) {
     b.at.face = in.i32("binding");
     b.at.bary = in.vec3("binding");
     b.at.distance = in.f64("binding");
-    b.offset = in.vec3("binding");
-    if (!h.surface || b.at.face < 0 || size_t(b.at.face) >= h.surface->faces.size())
+    b.captures.assign(in.count("binding captures", 4 + 8 + 24 + 24), BindCapture());
+    for (BindCapture& c : b.captures) {
+      c.face = in.i32("binding capture");
+      c.weight = in.f64("binding capture");
+      c.bary = in.vec3("binding capture");
+      c.offset = in.vec3("binding capture");
+      if (c.face < 0 || size_t(c.face) >= faces) in.fail("a handle binding's face is out of range of its surface");
+    }
+    if (b.at.face < 0 || size_t(b.at.face) >= faces || b.captures.empty())
       in.fail("a handle binding's face is out of range of its surface");
   }
   const size_t expected = h.nodes.size();

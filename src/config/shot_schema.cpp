@@ -213,11 +213,19 @@ Field handleSchema() {
       array("motion", key, "Keyframed translation of the held nodes, linear between keys and held before the first "
                             "and after the last. Absent: the nodes stay fixed.").isOptional(),
       string("bind_to", "Name of a mesh obstacle (not a ground) whose surface the nodes follow: each is attached "
-                        "at frame 0 to the nearest surface point, keeping its offset in that triangle's frame, and "
-                        "rides along as the obstacle moves or deforms. Not together with `motion`.").isOptional(),
+                        "at frame 0 to the surface triangles near it (see `bind_smoothing`), keeping its place in "
+                        "their frames, and rides along as the obstacle moves or deforms. Not together with "
+                        "`motion`.").isOptional(),
       number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at frame 0 "
                              "is an error (catches a cloth placed in the wrong spot).").inUnit("m").atLeast(0)
           .defaults(d.handle.maxDistance),
+      number("bind_smoothing", "With `bind_to`: each held node follows the blended rigid motion of every surface "
+                               "triangle within its distance from the surface plus this radius, nearer ones weighing "
+                               "more. It keeps neighbouring held nodes from swinging through each other where the "
+                               "surface folds or turns under them (a collar over the shoulders, a gathered "
+                               "waistband); larger is smoother but follows small surface features less closely. 0: "
+                               "the nearest triangle alone.").inUnit("m").atLeast(0)
+          .defaults(d.handle.bindSmoothing),
   }, "Nodes pinned in place, moved along a keyframed path, or bound to an obstacle's surface. Exactly one of "
      "`nodes`, `region` or `points`.");
 }

@@ -56,11 +56,11 @@ void sortUnique(std::vector<int>& v) {
 }
 
 // The frame of face f at node positions x, as the columns of a rotation: edge-0 direction, normal x edge 0, unit
-// normal. A degenerate triangle has none; world axes stand in (the offset is then kept in world coordinates).
+// normal; none (zero) for a degenerate triangle.
 Mat3 faceFrame(const BindSurface& surface, const std::vector<Vec3>& x, int f) {
   const Tri& t = surface.faces[f];
   const Vec3 e0 = x[t[1]] - x[t[0]], n = e0.cross(x[t[2]] - x[t[0]]);
-  if (!(n.squaredNorm() > 0) || !(e0.squaredNorm() > 0)) return Mat3::Identity();
+  if (!(n.squaredNorm() > 0) || !(e0.squaredNorm() > 0)) return Mat3::Zero();
   Mat3 frame;
   frame.col(0) = e0.normalized();
   frame.col(2) = n.normalized();
@@ -68,9 +68,42 @@ Mat3 faceFrame(const BindSurface& surface, const std::vector<Vec3>& x, int f) {
   return frame;
 }
 
-Vec3 pointOnFace(const BindSurface& surface, const std::vector<Vec3>& x, const SurfacePoint& at) {
-  const Tri& t = surface.faces[at.face];
-  return at.bary[0] * x[t[0]] + at.bary[1] * x[t[1]] + at.bary[2] * x[t[2]];
+// World axes stand in for a degenerate triangle's frame.
+Mat3 frameOrAxes(const Mat3& frame) { return frame.isZero() ? Mat3(Mat3::Identity()) : frame; }
+
+Vec3 pointOnFace(const BindSurface& surface, const std::vector<Vec3>& x, int f, const Vec3& bary) {
+  const Tri& t = surface.faces[f];
+  return bary[0] * x[t[0]] + bary[1] * x[t[1]] + bary[2] * x[t[2]];
+}
+
+// The weight of a triangle at distance d from a node whose captures reach to `radius`: 1 at the node, falling
+// smoothly (zero value and slope) to 0 at the radius.
+double captureWeight(double d, double radius) {
+  const double s = d / radius;
+  return s < 1 ? (1 - s * s) * (1 - s * s) : 0.0;
+}
+
+// The captures of a point: the triangles of `near` (within the radius) weighted by distance. Degenerate triangles
+// (no frame) are left out. A point whose every weight vanishes (the radius is 0, or the nearest triangle sits on it)
+// keeps the nearest triangle alone; a degenerate one then carries the offset in world axes.
+std::vector<BindCapture> capturesOf(const BindSurface& surface, const std::vector<Vec3>& x, const Vec3& point,
+                                    const SurfacePoint& nearest, const std::vector<SurfacePoint>& near,
+                                    double radius) {
+  std::vector<BindCapture> captures;
+  double total = 0;
+  for (const SurfacePoint& p : near) {
+    const double w = radius > 0 ? captureWeight(p.distance, radius) : 0.0;
+    if (w <= 0 || faceFrame(surface, x, p.face).isZero()) continue;
+    captures.push_back({p.face, w, p.bary, Vec3::Zero()});
+    total += w;
+  }
+  if (captures.empty()) captures.push_back({nearest.face, 1.0, nearest.bary, Vec3::Zero()}), total = 1.0;
+  for (BindCapture& c : captures) {
+    c.weight /= total;
+    const Mat3 frame = frameOrAxes(faceFrame(surface, x, c.face));
+    c.offset = frame.transpose() * (point - pointOnFace(surface, x, c.face, c.bary));
+  }
+  return captures;
 }
 
 const BindSurface& surfaceOf(const HandleSpec& spec, const BindSurfaces& surfaces, const std::string& file) {
@@ -90,9 +123,9 @@ std::vector<Vec3> positionsOf(const Mesh& mesh, const std::vector<int>& nodes) {
 void bindHandle(HandleState& h, const Mesh& mesh, const BindSurface& surface, const std::string& file) {
   if (surface.faces.empty())
     throw InputError(file + ": " + h.spec.place + "/bind_to: obstacle \"" + surface.name + "\" has no triangles");
-  h.bindings = bindToSurface(surface, surface.positionsAt(0.0), positionsOf(mesh, h.nodes));
+  h.bindings = bindToSurface(surface, surface.positionsAt(0.0), positionsOf(mesh, h.nodes), h.spec.bindSmoothing);
   for (size_t k = 0; k < h.nodes.size(); ++k) {
-    const double d = h.bindings[k].offset.norm();
+    const double d = h.bindings[k].at.distance;
     if (d <= h.spec.maxDistance) continue;
     char buf[160];
     std::snprintf(buf, sizeof buf, "node %d is %.4g m from the surface of obstacle \"%s\" at frame 0, farther than "
@@ -104,19 +137,35 @@ void bindHandle(HandleState& h, const Mesh& mesh, const BindSurface& surface, co
 }  // namespace
 
 std::vector<SurfaceBinding> bindToSurface(const BindSurface& surface, const std::vector<Vec3>& x,
-                                          const std::vector<Vec3>& points) {
-  std::vector<SurfacePoint> nearest = surface.nearest(x, points);
+                                          const std::vector<Vec3>& points, double smoothingRadius) {
+  const std::vector<SurfacePoint> nearest = surface.nearest(x, points);
+  std::vector<double> radius(points.size());
+  for (size_t k = 0; k < points.size(); ++k)
+    radius[k] = smoothingRadius > 0 ? nearest[k].distance + smoothingRadius : 0.0;
+  const std::vector<std::vector<SurfacePoint>> near =
+      smoothingRadius > 0 ? surface.within(x, points, radius) : std::vector<std::vector<SurfacePoint>>(points.size());
   std::vector<SurfaceBinding> bindings(points.size());
   for (size_t k = 0; k < points.size(); ++k) {
     bindings[k].at = nearest[k];
-    bindings[k].offset =
-        faceFrame(surface, x, nearest[k].face).transpose() * (points[k] - pointOnFace(surface, x, nearest[k]));
+    bindings[k].captures = capturesOf(surface, x, points[k], nearest[k], near[k], radius[k]);
   }
   return bindings;
 }
 
-Vec3 boundPosition(const BindSurface& surface, const std::vector<Vec3>& x, const SurfaceBinding& binding) {
-  return pointOnFace(surface, x, binding.at) + faceFrame(surface, x, binding.at.face) * binding.offset;
+std::vector<Vec3> boundPositions(const BindSurface& surface, const std::vector<Vec3>& x,
+                                 const std::vector<SurfaceBinding>& bindings) {
+  // Frames of the triangles some capture uses, each computed once.
+  std::vector<char> used(surface.faces.size(), 0);
+  for (const SurfaceBinding& b : bindings)
+    for (const BindCapture& c : b.captures) used[c.face] = 1;
+  std::vector<Mat3> frames(surface.faces.size());
+  for (size_t f = 0; f < used.size(); ++f)
+    if (used[f]) frames[f] = frameOrAxes(faceFrame(surface, x, int(f)));
+  std::vector<Vec3> positions(bindings.size(), Vec3::Zero());
+  for (size_t k = 0; k < bindings.size(); ++k)
+    for (const BindCapture& c : bindings[k].captures)
+      positions[k] += c.weight * (pointOnFace(surface, x, c.face, c.bary) + frames[c.face] * c.offset);
+  return positions;
 }
 
 std::vector<HandleState> resolveHandles(const std::vector<HandleSpec>& specs, const Mesh& mesh,
@@ -168,8 +217,7 @@ Vec3 handleOffset(const HandleSpec& spec, double t) {
 std::vector<Vec3> handleTargets(const HandleState& handle, double t) {
   std::vector<Vec3> targets(handle.nodes.size());
   if (handle.surface) {
-    const std::vector<Vec3> x = handle.surface->positionsAt(t);
-    for (size_t k = 0; k < targets.size(); ++k) targets[k] = boundPosition(*handle.surface, x, handle.bindings[k]);
+    targets = boundPositions(*handle.surface, handle.surface->positionsAt(t), handle.bindings);
   } else {
     const Vec3 offset = handleOffset(handle.spec, t);
     for (size_t k = 0; k < targets.size(); ++k) targets[k] = handle.anchors[k] + offset;
@@ -231,7 +279,8 @@ void bindNewNodes(HandleState& next, const Mesh& mesh, const std::vector<size_t>
   if (fresh.empty()) return;
   std::vector<Vec3> points;
   for (size_t k : fresh) points.push_back(mesh.nodes[next.nodes[k]].x);
-  std::vector<SurfaceBinding> b = bindToSurface(*next.surface, next.surface->positionsAt(time), points);
+  std::vector<SurfaceBinding> b =
+      bindToSurface(*next.surface, next.surface->positionsAt(time), points, next.spec.bindSmoothing);
   for (size_t m = 0; m < fresh.size(); ++m) next.bindings[fresh[m]] = b[m];
 }
 

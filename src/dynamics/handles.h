@@ -1,9 +1,9 @@
 #pragma once
 // Handles: nodes held at fixed positions, moved along a keyframed translation, or bound to an obstacle's surface.
 // A handle keeps the nodes it holds and, for each, either its anchor (where the node is when the motion's
-// translation is zero) or, when bound (HandleSpec `bind_to`), its SurfaceBinding: a triangle of the obstacle,
-// barycentric coordinates on it and the node's offset from that point in the triangle's local frame, so the node
-// keeps its clearance and follows the surface through rigid motion and deformation. A handle follows a remesh: by-index
+// translation is zero) or, when bound (HandleSpec `bind_to`), its SurfaceBinding: the obstacle triangles near the
+// node, each with a weight and the node's place in that triangle's local frame, so the node keeps its clearance and
+// follows a smoothed motion of the surface through rigid motion and deformation. A handle follows a remesh: by-index
 // handles go through the remesher's node map; region and point handles are re-found from material coordinates, which
 // a remesh does not change.
 //
@@ -34,16 +34,35 @@ struct BindSurface {
   std::function<std::vector<Vec3>(double)> positionsAt;    // world positions (m) of the nodes at time t (s)
   // For each query point (m), the nearest point of the surface whose node positions are `x`.
   std::function<std::vector<SurfacePoint>(const std::vector<Vec3>& x, const std::vector<Vec3>& query)> nearest;
+  // For each query point (m), every triangle closer than radius[k] (m) and its nearest point, by face index.
+  std::function<std::vector<std::vector<SurfacePoint>>(const std::vector<Vec3>& x, const std::vector<Vec3>& query,
+                                                       const std::vector<double>& radius)>
+      within;
 };
 
 // Bound surfaces by obstacle name.
 using BindSurfaces = std::map<std::string, std::shared_ptr<const BindSurface>>;
 
-// Where a bound node sits relative to the surface: the triangle's frame is (edge 0 direction, normal x edge 0,
-// normal), so `offset` stays fixed to the triangle as it moves, turns or deforms.
+// One obstacle triangle a bound node follows: the node is the triangle's point `at` plus `offset` in the triangle's
+// frame (edge 0 direction, normal x edge 0, normal), so it keeps its place as the triangle moves, turns or deforms.
+// `at` is the triangle's point nearest to the node when bound: a point off the triangle's edge would stretch with
+// the triangle by as much as it lies beyond it.
+struct BindCapture {
+  int face = -1;
+  double weight = 0;           // a binding's weights sum to 1
+  Vec3 bary = Vec3::Zero();    // barycentric coordinates of `at` (sum 1, all >= 0)
+  Vec3 offset = Vec3::Zero();  // m
+};
+
+// Where a bound node sits relative to the surface. Following the nearest triangle alone carries a node that sits off
+// the surface (a cape's top edge 10 cm above the shoulders, a gathered waistband 15 mm off the hips) along that
+// triangle's turn, and two neighbouring nodes over different triangles then swing apart or through each other (held
+// nodes: no contact pass can separate them). So the node follows the weighted mean of where every triangle within
+// its distance plus the smoothing radius would carry it (a linear blend as in skinning; a smooth function of where
+// the node is, so held neighbours keep their order). A smoothing radius of 0 keeps the nearest triangle alone.
 struct SurfaceBinding {
-  SurfacePoint at;
-  Vec3 offset = Vec3::Zero();  // m, node minus surface point, in the triangle's frame
+  SurfacePoint at;                     // the nearest point when bound (its distance is checked against max_distance)
+  std::vector<BindCapture> captures;   // by face index
 };
 
 struct HandleState {
@@ -61,12 +80,14 @@ struct HandleState {
 std::vector<HandleState> resolveHandles(const std::vector<HandleSpec>& specs, const Mesh& mesh,
                                         const std::string& file, const BindSurfaces& surfaces = {});
 
-// Binds world points to the surface as it is at node positions `x`: nearest point plus offset in its frame.
+// Binds world points to the surface as it is at node positions `x`, blending the triangles within each point's
+// distance plus `smoothingRadius` (m; 0: the nearest triangle alone).
 std::vector<SurfaceBinding> bindToSurface(const BindSurface& surface, const std::vector<Vec3>& x,
-                                          const std::vector<Vec3>& points);
+                                          const std::vector<Vec3>& points, double smoothingRadius);
 
-// The world position (m) of a binding on the surface with node positions `x`.
-Vec3 boundPosition(const BindSurface& surface, const std::vector<Vec3>& x, const SurfaceBinding& binding);
+// The world positions (m) of bindings on the surface with node positions `x`.
+std::vector<Vec3> boundPositions(const BindSurface& surface, const std::vector<Vec3>& x,
+                                 const std::vector<SurfaceBinding>& bindings);
 
 // Translation of a handle's motion at time t (m): linear between keys, held outside them.
 Vec3 handleOffset(const HandleSpec& spec, double t);
