@@ -24,24 +24,6 @@ std::vector<int> facesTouching(const CollisionMesh& w, const std::vector<int>& o
   return faces;
 }
 
-// Cloth faces held at all three corners (handles: infinite mass) with a corner among `anchors` (sorted).
-std::vector<int> heldFacesTouching(const CollisionMesh& w, const CollisionState& s, const std::vector<int>& anchors) {
-  std::vector<int> faces;
-  for (const CollisionMesh::Body& body : w.bodies) {
-    if (body.cloth < 0) continue;
-    for (int f = body.firstFace; f < body.firstFace + body.faceCount; ++f) {
-      const Tri& t = w.faces[f];
-      if (s.invMass[t[0]] != 0 || s.invMass[t[1]] != 0 || s.invMass[t[2]] != 0) continue;
-      for (int corner : t)
-        if (std::binary_search(anchors.begin(), anchors.end(), corner)) {
-          faces.push_back(f);
-          break;
-        }
-    }
-  }
-  return faces;
-}
-
 Vec3 unitNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 n = (b - a).cross(c - a);
   const double len = n.norm();
@@ -88,43 +70,29 @@ RigidMotion leadMotion(const CollisionState& s, const std::vector<int>& lead) {
   return m;
 }
 
-// Each of `free` rides the nearest of `faces` (at the start of the step).
-void rideNearest(const CollisionMesh& w, CollisionState& s, const std::vector<int>& faces,
-                 const std::vector<int>& free) {
-  for (int n : free) {
-    int nearest = -1;
-    TriangleClosest best;
-    for (int f : faces) {
-      const Tri& t = w.faces[f];
-      const TriangleClosest c = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]);
-      if (nearest < 0 || c.distance < best.distance) best = c, nearest = f;
-    }
-    rideFace(w, s, n, nearest, best);
-  }
-}
-
 // Free members of a zone with anchors (infinite mass). With obstacle faces among the anchors, each free member rides
 // the nearest of them, so the zone follows the obstacle's local motion, turning and bending parts included (where a
-// mean displacement lets a turning hand sweep through the cloth it holds). With handles only, each rides the nearest
-// cloth face held at all three corners: held nodes bound to a deforming body (a gathered waistband, its held nodes
-// closer together than the thickness) do not move rigidly, and a free node caught between them was left crossing one
-// (skirt_walk at 1 cm size: hits of one free node against three held ones that no rigid fit could clear).
-// Otherwise (obstacle nodes without faces, handles without a held face) the free members take the rigid motion that
-// best fits the obstacle members', else the handles'.
+// mean displacement lets a turning hand sweep through the cloth it holds). Otherwise (only handles, or obstacle
+// nodes without faces) the free members take the rigid motion that best fits the obstacle members', else the
+// handles'.
 void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<int>& anchors,
                    const std::vector<int>& free) {
   std::vector<int> obstacle;
   for (int n : anchors)
     if (w.nodeCloth[n] < 0) obstacle.push_back(n);
   std::sort(obstacle.begin(), obstacle.end());
-  std::vector<int> faces = facesTouching(w, obstacle);
-  if (faces.empty() && obstacle.empty()) {
-    std::vector<int> held = anchors;
-    std::sort(held.begin(), held.end());
-    faces = heldFacesTouching(w, s, held);
-  }
+  const std::vector<int> faces = facesTouching(w, obstacle);
   if (!faces.empty()) {
-    rideNearest(w, s, faces, free);
+    for (int n : free) {
+      int nearest = -1;
+      TriangleClosest best;
+      for (int f : faces) {
+        const Tri& t = w.faces[f];
+        const TriangleClosest c = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]);
+        if (nearest < 0 || c.distance < best.distance) best = c, nearest = f;
+      }
+      rideFace(w, s, n, nearest, best);
+    }
     return;
   }
   // A zone caught between a handle and a moving obstacle must go with the obstacle: obstacle members lead.

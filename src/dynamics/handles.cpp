@@ -1,8 +1,11 @@
 #include "dynamics/handles.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <optional>
 
 #include "io/error.h"
 
@@ -270,18 +273,133 @@ std::vector<int> reselectNodes(const HandleState& h, const Mesh& mesh, const std
   return nodes;
 }
 
-// Newly held nodes of a bound handle are bound where they are, to the surface as it is at `time`. Why not
-// interpolate the bindings of the nodes they were split from: those may lie on different obstacle triangles (a
-// coarse cloth over a fine body), where barycentric coordinates do not mix, and a new node's position is already the
-// interpolation of its neighbours, which sit on their targets; binding it in place gives it a target equal to its
-// position, so it does not jump (no velocity spike). Surviving nodes keep their binding exactly and never drift.
+// Verts that share a face with vert v.
+std::vector<int> vertsAround(const Mesh& mesh, int v) {
+  std::vector<int> around;
+  for (int f : mesh.verts[v].faces)
+    for (int w : mesh.faces[f].verts)
+      if (w != v) around.push_back(w);
+  sortUnique(around);
+  return around;
+}
+
+// Whether material point u lies on the open segment from a to a + d (up to rounding), and where (0 < t < 1).
+std::optional<double> onSegment(const Vec2& u, const Vec2& a, const Vec2& d) {
+  const double length2 = d.squaredNorm();
+  if (!(length2 > 0)) return std::nullopt;
+  const double t = (u - a).dot(d) / length2;
+  if (t <= 0 || t >= 1 || (a + t * d - u).norm() > 1e-9 * std::sqrt(length2)) return std::nullopt;
+  return t;
+}
+
+// From vert `from` through its neighbour `next`, on along the same material line through new nodes until a node
+// with a binding: that vert, or -1 (the line bends or ends first).
+int walkToBound(const Mesh& mesh, int from, int next, const std::vector<char>& bound) {
+  for (int steps = 0; steps < int(mesh.verts.size()) && !bound[mesh.verts[next].node]; ++steps) {
+    const Vec2 d = mesh.verts[next].u - mesh.verts[from].u;
+    int ahead = -1;
+    for (int w : vertsAround(mesh, next))
+      if (onSegment(mesh.verts[next].u, mesh.verts[from].u, mesh.verts[w].u - mesh.verts[from].u) &&
+          (ahead < 0 || (mesh.verts[w].u - mesh.verts[next].u).squaredNorm() <
+                            (mesh.verts[ahead].u - mesh.verts[next].u).squaredNorm()))
+        ahead = w;
+    if (ahead < 0 || !(d.dot(mesh.verts[ahead].u - mesh.verts[next].u) > 0)) return -1;
+    from = next, next = ahead;
+  }
+  return bound[mesh.verts[next].node] ? next : -1;
+}
+
+// The two held nodes with bindings that a new node lies between on a straight material line of edges (the edge it
+// was split from, whose other new nodes a remesh may have split further), and where: u = (1 - t) u_a + t u_b. Every
+// node a split adds on that line is the interpolation of the line's ends, so the new node's is too. The shortest
+// such line; none when the node is not on one (e.g. a `points` handle's node that a remesh replaced).
+struct SplitParents {
+  int a = -1, b = -1;
+  double t = 0;
+};
+
+std::optional<SplitParents> splitParents(const Mesh& mesh, int node, const std::vector<char>& bound) {
+  std::optional<SplitParents> best;
+  double bestLength = std::numeric_limits<double>::infinity();
+  for (int v : mesh.nodes[node].verts) {
+    const Vec2 u = mesh.verts[v].u;
+    const std::vector<int> around = vertsAround(mesh, v);
+    for (size_t i = 0; i < around.size(); ++i)
+      for (size_t j = i + 1; j < around.size(); ++j) {
+        const Vec2 ui = mesh.verts[around[i]].u, uj = mesh.verts[around[j]].u;
+        if (!onSegment(u, ui, uj - ui)) continue;  // not on one line through v
+        const int a = walkToBound(mesh, v, around[i], bound), b = walkToBound(mesh, v, around[j], bound);
+        if (a < 0 || b < 0) continue;
+        const Vec2 ua = mesh.verts[a].u, d = mesh.verts[b].u - ua;
+        const std::optional<double> t = onSegment(u, ua, d);
+        if (!t || d.norm() >= bestLength) continue;
+        best = SplitParents{mesh.verts[a].node, mesh.verts[b].node, *t};
+        bestLength = d.norm();
+      }
+  }
+  return best;
+}
+
+// The binding whose target is (1 - t) x the target of `a` plus t x that of `b`: their captures with weights scaled,
+// merged by triangle (exact: a triangle carries a capture linearly in its barycentric coordinates and offset).
+SurfaceBinding interpolatedBinding(const SurfaceBinding& a, const SurfaceBinding& b, double t) {
+  std::map<int, BindCapture> byFace;
+  auto add = [&](const SurfaceBinding& from, double scale) {
+    for (const BindCapture& c : from.captures) {
+      BindCapture& m = byFace.try_emplace(c.face, BindCapture{c.face, 0.0, Vec3::Zero(), Vec3::Zero()}).first->second;
+      m.weight += scale * c.weight;
+      m.bary += scale * c.weight * c.bary;
+      m.offset += scale * c.weight * c.offset;
+    }
+  };
+  add(a, 1 - t);
+  add(b, t);
+  SurfaceBinding out;
+  out.at = t < 0.5 ? a.at : b.at;
+  for (auto& [face, c] : byFace) {
+    if (!(c.weight > 0)) continue;
+    c.bary /= c.weight;
+    c.offset /= c.weight;
+    out.captures.push_back(c);
+  }
+  return out;
+}
+
+// Newly held nodes of a bound handle. A node split from an edge between held nodes gets the interpolation of their
+// bindings, so its target is always the point between their targets: the held strip refines without changing shape.
+// Binding it afresh to the surface as it is now (as other new nodes are, e.g. a `points` handle's node that a remesh
+// replaced) follows a slightly different smoothed motion from its neighbours bound at frame 0, and on a gathered
+// waistband (held nodes 3 mm apart) that was enough for held edges to cross (skirt_walk at 1 cm size, frame 68).
+// Either way a new node's target is where it is now, so it does not jump. Surviving nodes keep their binding.
 void bindNewNodes(HandleState& next, const Mesh& mesh, const std::vector<size_t>& fresh, double time) {
   if (fresh.empty()) return;
+  std::vector<char> bound(mesh.nodes.size(), 0);
+  std::vector<int> slot(mesh.nodes.size(), -1);
+  for (size_t k = 0; k < next.nodes.size(); ++k) bound[next.nodes[k]] = 1, slot[next.nodes[k]] = int(k);
+  for (size_t k : fresh) bound[next.nodes[k]] = 0;
+  // A node split from a node split in the same remesh waits for it: passes until none is left or none progresses.
+  std::vector<size_t> left = fresh;
+  for (bool progress = true; progress && !left.empty();) {
+    progress = false;
+    std::vector<size_t> still;
+    for (size_t k : left) {
+      const int i = next.nodes[k];
+      if (auto p = splitParents(mesh, i, bound)) {
+        next.bindings[k] = interpolatedBinding(next.bindings[slot[p->a]], next.bindings[slot[p->b]], p->t);
+        bound[i] = 1;
+        progress = true;
+      } else {
+        still.push_back(k);
+      }
+    }
+    left = std::move(still);
+  }
+  if (left.empty()) return;
   std::vector<Vec3> points;
-  for (size_t k : fresh) points.push_back(mesh.nodes[next.nodes[k]].x);
+  for (size_t k : left) points.push_back(mesh.nodes[next.nodes[k]].x);
   std::vector<SurfaceBinding> b =
       bindToSurface(*next.surface, next.surface->positionsAt(time), points, next.spec.bindSmoothing);
-  for (size_t m = 0; m < fresh.size(); ++m) next.bindings[fresh[m]] = b[m];
+  for (size_t m = 0; m < left.size(); ++m) next.bindings[left[m]] = b[m];
 }
 
 }  // namespace

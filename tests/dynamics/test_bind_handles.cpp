@@ -66,6 +66,8 @@ HandleSpec boundRegion(Vec2 lo, Vec2 hi, const std::string& obstacle = "box") {
   return h;
 }
 
+Vec2 materialPoint(const Mesh& mesh, int node) { return mesh.verts[mesh.nodes[node].verts[0]].u; }
+
 double maxDeviation(const Mesh& mesh, const HandleState& h, double t) {
   const std::vector<Vec3> targets = handleTargets(h, t);
   double worst = 0;
@@ -284,6 +286,60 @@ TEST_CASE("bound nodes stay on the surface across remeshes", "[bind]") {
     CHECK(maxDeviation(mesh, state.handles[0], state.time) < 1e-9);
   }
   CHECK(mostHeld > heldAtStart);  // the test did exercise new bound nodes
+}
+
+TEST_CASE("a held node split from a held edge stays between its ends on a deforming surface", "[bind]") {
+  // A 0.4 m sheet 2 cm over liftedSquare, held along its top row (3 nodes); a finer remesh splits the held edges.
+  // The square then folds: a node bound afresh to it would follow its own smoothed motion; a split node must stay
+  // exactly between the two held nodes it was split from, so the held row keeps its shape.
+  const std::vector<Vec3> flat = squareCorners(0.0), folded = squareCorners(0.4);
+  auto surface = std::make_shared<BindSurface>();
+  surface->name = "square";
+  surface->faces = {{0, 1, 2}, {0, 2, 3}};
+  surface->positionsAt = [&](double t) { return t > 0 ? folded : flat; };
+  const std::vector<Tri> faces = surface->faces;
+  surface->nearest = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q) {
+    return nearestOnTriangles(x, faces, q);
+  };
+  surface->within = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q, const std::vector<double>& r) {
+    return trianglesWithin(x, faces, q, r);
+  };
+  Mesh mesh = makeGrid(0.4, 0.4, 2, 2);
+  for (Node& n : mesh.nodes) n.x = Vec3(n.x.x() + 0.3, n.x.y() + 0.3, 0.02);
+  mesh.updateGeometry();
+  std::vector<HandleState> handles = resolveHandles({boundRegion({-1, 0.39}, {1, 1}, "square")}, mesh, "s.json",
+                                                    {{"square", surface}});
+  REQUIRE(handles[0].nodes.size() == 3);
+  const std::vector<int> heldBefore = handles[0].nodes;
+  std::vector<Mat2> sizing(mesh.verts.size(), Mat2::Identity() / (0.06 * 0.06));
+  const RemeshResult r = remesh(mesh, sizing, RemeshParams(), pinnedMask(handles, mesh.nodes.size()));
+  remapHandles(handles, mesh, r.nodeMap, 0.0);
+  std::vector<char> original(mesh.nodes.size(), 0);
+  for (int i : heldBefore) original[r.nodeMap[i]] = 1;
+  const HandleState& h = handles[0];
+  REQUIRE(h.nodes.size() >= 7);  // 0.4 m at most 6 cm apart
+  CHECK(maxDeviation(mesh, h, 0.0) < 1e-12);
+  // Held nodes by material x along the row. A new one and its two neighbours there lie between the same two original
+  // held nodes, so its target must be the material-space interpolation of theirs.
+  std::vector<std::pair<double, size_t>> row;
+  for (size_t k = 0; k < h.nodes.size(); ++k) row.push_back({materialPoint(mesh, h.nodes[k]).x(), k});
+  std::sort(row.begin(), row.end());
+  const std::vector<Vec3> targets = handleTargets(h, 1.0), fresh = [&] {
+    std::vector<Vec3> x;
+    for (int i : h.nodes) x.push_back(mesh.nodes[i].x);
+    return boundPositions(*surface, folded, bindToSurface(*surface, flat, x, h.spec.bindSmoothing));
+  }();
+  double offLine = 0, freshOffLine = 0;
+  for (size_t k = 1; k + 1 < row.size(); ++k) {
+    const size_t a = row[k - 1].second, m = row[k].second, b = row[k + 1].second;
+    if (original[h.nodes[m]]) continue;
+    const double t = (row[k].first - row[k - 1].first) / (row[k + 1].first - row[k - 1].first);
+    offLine = std::max(offLine, (targets[m] - ((1 - t) * targets[a] + t * targets[b])).norm());
+    freshOffLine = std::max(freshOffLine, (fresh[m] - ((1 - t) * fresh[a] + t * fresh[b])).norm());
+  }
+  CHECK(offLine < 1e-12);
+  CHECK(freshOffLine > 1e-4);  // what binding each node afresh would give: the test can tell the two apart
+  surface->nearest = nullptr, surface->within = nullptr;
 }
 
 TEST_CASE("simulate: a cloth bound to a moving sphere follows it in the written frames", "[bind]") {
