@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 #include <algorithm>
+#include <limits>
 
 #include "collision/geometry.h"
 
@@ -24,6 +25,24 @@ std::vector<int> facesTouching(const CollisionMesh& w, const std::vector<int>& o
   return faces;
 }
 
+// Cloth faces held at all three corners (handles: infinite mass) with a corner among `anchors` (sorted).
+std::vector<int> heldFacesTouching(const CollisionMesh& w, const CollisionState& s, const std::vector<int>& anchors) {
+  std::vector<int> faces;
+  for (const CollisionMesh::Body& body : w.bodies) {
+    if (body.cloth < 0) continue;
+    for (int f = body.firstFace; f < body.firstFace + body.faceCount; ++f) {
+      const Tri& t = w.faces[f];
+      if (s.invMass[t[0]] != 0 || s.invMass[t[1]] != 0 || s.invMass[t[2]] != 0) continue;
+      for (int corner : t)
+        if (std::binary_search(anchors.begin(), anchors.end(), corner)) {
+          faces.push_back(f);
+          break;
+        }
+    }
+  }
+  return faces;
+}
+
 Vec3 unitNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 n = (b - a).cross(c - a);
   const double len = n.norm();
@@ -33,14 +52,47 @@ Vec3 unitNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
 // Node n keeps its offset from face f's closest point `c` at the start of the step: the point is carried by the
 // face's motion (the same barycentric combination of its corners at the end), the offset turned as the face's normal
 // turns.
-void rideFace(const CollisionMesh& w, CollisionState& s, int n, int f, const TriangleClosest& c) {
+Vec3 ridden(const CollisionMesh& w, const CollisionState& s, int n, int f, const TriangleClosest& c) {
   const Tri& t = w.faces[f];
   const Vec3 n0 = unitNormal(s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]), n1 = unitNormal(s.x1[t[0]], s.x1[t[1]], s.x1[t[2]]);
   const Mat3 turn = n0.isZero() || n1.isZero() ? Mat3::Identity()
                                                : Mat3(Eigen::Quaterniond::FromTwoVectors(n0, n1).toRotationMatrix());
   const Vec3 carried = c.bary[0] * s.x1[t[0]] + c.bary[1] * s.x1[t[1]] + c.bary[2] * s.x1[t[2]];
-  s.x1[n] = carried + turn * (s.x0[n] - c.point);
+  return carried + turn * (s.x0[n] - c.point);
+}
+
+void rideFace(const CollisionMesh& w, CollisionState& s, int n, int f, const TriangleClosest& c) {
+  s.x1[n] = ridden(w, s, n, f, c);
   s.v[n] = (s.x1[n] - s.x0[n]) / s.dt;
+}
+
+// Each of `free` goes where the held `faces` near it carry it, blended: weights fall from 1 / d^2 at distance d to 0
+// at the nearest face's distance plus `radius` (m). A node on a face goes with that face; a node between two held
+// layers that close in on it stays between them; nearby nodes go nearly the same way, so they do not cross.
+void rideHeldFaces(const CollisionMesh& w, CollisionState& s, const std::vector<int>& faces,
+                   const std::vector<int>& free, double radius) {
+  for (int n : free) {
+    std::vector<std::pair<int, TriangleClosest>> near;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int f : faces) {
+      const Tri& t = w.faces[f];
+      const TriangleClosest c = closestOnTriangle(s.x0[n], s.x0[t[0]], s.x0[t[1]], s.x0[t[2]]);
+      near.push_back({f, c});
+      nearest = std::min(nearest, c.distance);
+    }
+    const double reach = nearest + radius, floor = 1e-3 * radius;
+    Vec3 sum = Vec3::Zero();
+    double total = 0;
+    for (const auto& [f, c] : near) {
+      const double q = c.distance / reach;
+      if (q >= 1) continue;
+      const double weight = (1 - q * q) * (1 - q * q) / (c.distance * c.distance + floor * floor);
+      sum += weight * ridden(w, s, n, f, c);
+      total += weight;
+    }
+    s.x1[n] = sum / total;
+    s.v[n] = (s.x1[n] - s.x0[n]) / s.dt;
+  }
 }
 
 // The rigid motion over the step that best fits the `lead` nodes' own (least squares, Kabsch/Umeyama), as a map from a
@@ -76,7 +128,7 @@ RigidMotion leadMotion(const CollisionState& s, const std::vector<int>& lead) {
 // nodes without faces) the free members take the rigid motion that best fits the obstacle members', else the
 // handles'.
 void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<int>& anchors,
-                   const std::vector<int>& free) {
+                   const std::vector<int>& free, double blendRadius) {
   std::vector<int> obstacle;
   for (int n : anchors)
     if (w.nodeCloth[n] < 0) obstacle.push_back(n);
@@ -95,6 +147,15 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
     }
     return;
   }
+  if (obstacle.empty() && blendRadius > 0) {
+    std::vector<int> held = anchors;
+    std::sort(held.begin(), held.end());
+    const std::vector<int> heldFaces = heldFacesTouching(w, s, held);
+    if (!heldFaces.empty()) {
+      rideHeldFaces(w, s, heldFaces, free, blendRadius);
+      return;
+    }
+  }
   // A zone caught between a handle and a moving obstacle must go with the obstacle: obstacle members lead.
   const std::vector<int>& lead = obstacle.empty() ? anchors : obstacle;
   const RigidMotion motion = leadMotion(s, lead);
@@ -106,12 +167,12 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
 
 }  // namespace
 
-void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members) {
+void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members, double blendRadius) {
   std::vector<int> anchors, free;
   for (int n : members) (s.invMass[n] == 0 ? anchors : free).push_back(n);
   if (free.empty()) return;
   if (!anchors.empty()) {
-    followAnchors(w, s, anchors, free);
+    followAnchors(w, s, anchors, free, blendRadius);
     return;
   }
   double mass = 0;
@@ -157,7 +218,7 @@ int impactZones(const CollisionMesh& w, CollisionState& s, std::vector<Hit> hits
     int count = 0;
     for (const auto& m : members)
       if (!m.empty()) {
-        moveZoneRigidly(w, s, m);
+        moveZoneRigidly(w, s, m, p.thickness);
         ++count;
       }
     st.zones = std::max(st.zones, count);

@@ -24,12 +24,15 @@ struct Zones {
 
 // Moves the zone `members` over the step. A zone touching an obstacle or a handle (a member of infinite mass) follows
 // it: each free member rides the nearest obstacle face with a corner in the zone (keeping its offset from the face,
-// turned with it), or, without such faces, takes the rigid motion that best fits (least squares) the obstacle
-// members' motion, or the handle members' when it touches no obstacle (the mean displacement when they are fewer than
-// three or in a line). A free zone moves rigidly with its linear and angular momentum, which keeps distances inside it
-// and so creates no collision. Positions x1 and velocities v of the free members change; nothing
-// else.
-void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members);
+// turned with it). A zone touching only handles, with `blendRadius` > 0 (m; the thickness) and cloth faces held at
+// all three corners among them, goes where those faces carry each free member, blended by distance out to the
+// nearest one's plus `blendRadius` (docs/collisions.md). Otherwise it takes the rigid motion that best fits (least
+// squares) the obstacle members' motion, or the handle members' when it touches no obstacle (the mean displacement
+// when they are fewer than three or in a line). A free zone moves rigidly with its linear and angular momentum, which
+// keeps distances inside it and so creates no collision. Positions x1 and velocities v of the free members change;
+// nothing else.
+void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vector<int>& members,
+                     double blendRadius = 0.0);
 
 // Step 4: zones from `hits` (the collisions left after the CCD passes), moved, then re-detected with `detector`,
 // until no collision is left or p.zoneIterations passes ran. Returns the collisions left (st.unresolved); counts

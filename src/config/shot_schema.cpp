@@ -219,12 +219,13 @@ Field handleSchema() {
       number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at frame 0 "
                              "is an error (catches a cloth placed in the wrong spot).").inUnit("m").atLeast(0)
           .defaults(d.handle.maxDistance),
-      number("bind_smoothing", "With `bind_to`: each held node follows the blended rigid motion of every surface "
+      number("bind_smoothing", "With `bind_to`: each held node follows the blended motion of every surface "
                                "triangle within its distance from the surface plus this radius, nearer ones weighing "
-                               "more. It keeps neighbouring held nodes from swinging through each other where the "
-                               "surface folds or turns under them (a collar over the shoulders, a gathered "
-                               "waistband); larger is smoother but follows small surface features less closely. 0: "
-                               "the nearest triangle alone.").inUnit("m").atLeast(0)
+                               "more. "
+                               "It keeps neighbouring held nodes from swinging through each other where the surface "
+                               "folds or turns under them (a collar over the shoulders, a gathered waistband); "
+                               "larger is smoother but follows small surface features less closely. 0: the nearest "
+                               "triangle alone.").inUnit("m").atLeast(0)
           .defaults(d.handle.bindSmoothing),
   }, "Nodes pinned in place, moved along a keyframed path, or bound to an obstacle's surface. Exactly one of "
      "`nodes`, `region` or `points`.");

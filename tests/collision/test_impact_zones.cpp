@@ -193,6 +193,58 @@ TEST_CASE("a zone touching an obstacle follows it, one touching only handles fol
   for (int n : {2, 3, 4}) CHECK(z.s.x1[n] == before.x1[n]);
 }
 
+namespace {
+
+// Held triangles of one cloth, each moved by its own displacement, for moveZoneRigidly's blended ride: node 0 is
+// free (at `free`, not moving), then three held nodes per triangle.
+Nodes heldTriangles(const Vec3& free, const std::vector<std::pair<std::array<Vec3, 3>, Vec3>>& triangles) {
+  Nodes z;
+  z.add(free, free, 1.0);
+  CollisionMesh::Body body;
+  body.cloth = 0, body.nodeCount = 1;
+  for (const auto& [corners, move] : triangles) {
+    const int first = int(z.s.x0.size());
+    for (const Vec3& p : corners) z.add(p, p + move, 0.0);
+    z.w.faces.push_back({first, first + 1, first + 2});
+    body.nodeCount += 3, ++body.faceCount;
+  }
+  z.w.bodies = {body};
+  return z;
+}
+
+}  // namespace
+
+TEST_CASE("a zone held by handles that do not move rigidly rides the held faces near each free node", "[collision]") {
+  // Held nodes bound to a deforming body bend: A rises 2 cm between B and C (30 cm either side), which stay. Free
+  // node 0 sits 1 mm over A; no rigid motion fits, and the best one (a third of A's rise) lets A sweep through it.
+  const Vec3 up(0, 0.02, 0);
+  const std::array<Vec3, 3> a = {Vec3(0, 0, 0), Vec3(0, 0, 0.1), Vec3(0.1, 0, 0)};
+  const std::array<Vec3, 3> b = {Vec3(0.3, 0, 0), Vec3(0.3, 0, 0.1), Vec3(0.4, 0, 0)};
+  const std::array<Vec3, 3> c = {Vec3(-0.3, 0, 0), Vec3(-0.3, 0, 0.1), Vec3(-0.2, 0, 0)};
+  Nodes z = heldTriangles(Vec3(0.03, 0.001, 0.03), {{a, up}, {b, Vec3::Zero()}, {c, Vec3::Zero()}});
+  const std::vector<int> members = range(0, 10);
+  SECTION("blended over the thickness: it goes with A") {
+    moveZoneRigidly(z.w, z.s, members, 0.005);
+    CHECK((z.s.x1[0] - (z.s.x0[0] + up)).norm() < 1e-12);
+    CHECK((z.s.v[0] - up / kDt).norm() < 1e-9);
+  }
+  SECTION("without a blend radius: the rigid fit, which A sweeps through") {
+    moveZoneRigidly(z.w, z.s, members);
+    CHECK(z.s.x1[0].y() < 0.02);
+  }
+}
+
+TEST_CASE("a free node between two held layers closing in on it stays between them", "[collision]") {
+  // A (y = 0) rises 1 mm and B (y = 4 mm) falls 2 mm over the step, to 1 mm apart; the free node sits 1 mm over A.
+  // Riding A alone would put it on B's end position, riding B alone under A's.
+  const std::array<Vec3, 3> a = {Vec3(0, 0, 0), Vec3(0, 0, 0.1), Vec3(0.1, 0, 0)};
+  const std::array<Vec3, 3> b = {Vec3(0, 0.004, 0), Vec3(0, 0.004, 0.1), Vec3(0.1, 0.004, 0)};
+  Nodes z = heldTriangles(Vec3(0.03, 0.001, 0.03), {{a, Vec3(0, 0.001, 0)}, {b, Vec3(0, -0.002, 0)}});
+  moveZoneRigidly(z.w, z.s, range(0, 7), 0.005);
+  CHECK(z.s.x1[0].y() > 0.001 + 1e-4);
+  CHECK(z.s.x1[0].y() < 0.002 - 1e-4);
+}
+
 TEST_CASE("a zone held only by handles turns with them", "[collision]") {
   // Three handle nodes (1-3) turn 0.3 rad about an oblique axis and shift 2 cm, as held nodes bound to a turning
   // body do; the free node 0 between them must keep its place among them. Their mean displacement alone would leave
