@@ -52,7 +52,7 @@ struct HandleSpec {
   std::vector<HandleKey> motion;   // empty: the nodes stay where they are
   std::string bindTo;              // name of the obstacle whose surface the nodes follow; empty: not bound
   double maxDistance = 0.05;       // m: bound nodes farther than this from the surface at frame 0 are an error
-  double bindSmoothing = 0.1;      // m: a bound node follows the surface triangles within its distance plus this
+  double bindSmoothing = 0.05;     // m: a bound node follows the surface triangles within its distance plus this
 };
 
 // Stopping rule and preconditioner of the default solve (dynamics/block_pcg.h).
