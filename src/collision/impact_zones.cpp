@@ -124,7 +124,10 @@ RigidMotion leadMotion(const CollisionState& s, const std::vector<int>& lead) {
 
 // Free members of a zone with anchors (infinite mass). With obstacle faces among the anchors, each free member rides
 // the nearest of them, so the zone follows the obstacle's local motion, turning and bending parts included (where a
-// mean displacement lets a turning hand sweep through the cloth it holds). Otherwise (only handles, or obstacle
+// mean displacement lets a turning hand sweep through the cloth it holds). With only handles and `blendRadius` > 0,
+// each rides the cloth faces held at all three corners near it, blended (rideHeldFaces): held nodes bound to a
+// deforming body do not move rigidly, and the rigid motion that best fits a gathered waistband's held nodes (3 mm
+// apart) let a held triangle sweep through a free node squeezed between them. Otherwise (no held face, or obstacle
 // nodes without faces) the free members take the rigid motion that best fits the obstacle members', else the
 // handles'.
 void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<int>& anchors,
