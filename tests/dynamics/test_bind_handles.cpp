@@ -189,26 +189,32 @@ TEST_CASE("nodes bound to a deforming OBJ sequence ride on its triangles", "[bin
 
 namespace {
 
+// liftedSquare as a BindSurface: flat at t <= 0, folded (corner 3 lifted 0.4 m) after.
+std::shared_ptr<const BindSurface> foldingSquare() {
+  auto surface = std::make_shared<BindSurface>();
+  surface->name = "square";
+  surface->faces = {{0, 1, 2}, {0, 2, 3}};
+  surface->positionsAt = [](double t) { return squareCorners(t > 0 ? 0.4 : 0.0); };
+  const std::vector<Tri> faces = surface->faces;
+  surface->nearest = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q) {
+    return nearestOnTriangles(x, faces, q);
+  };
+  surface->within = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q, const std::vector<double>& r) {
+    return trianglesWithin(x, faces, q, r);
+  };
+  return surface;
+}
+
 // Two nodes 10 cm above the fold line (the diagonal) of liftedSquare, 5 mm apart across it, bound with
 // `smoothing`; their distance once the square has folded by lifting its corner 0.4 m.
 double separationAfterFold(double smoothing) {
   const std::vector<Vec3> flat = squareCorners(0.0), folded = squareCorners(0.4);
-  auto surface = std::make_shared<BindSurface>();
-  surface->name = "square";
-  surface->faces = {{0, 1, 2}, {0, 2, 3}};
-  surface->positionsAt = [&](double t) { return t > 0 ? folded : flat; };
-  surface->nearest = [surface](const std::vector<Vec3>& x, const std::vector<Vec3>& q) {
-    return nearestOnTriangles(x, surface->faces, q);
-  };
-  surface->within = [surface](const std::vector<Vec3>& x, const std::vector<Vec3>& q, const std::vector<double>& r) {
-    return trianglesWithin(x, surface->faces, q, r);
-  };
+  const std::shared_ptr<const BindSurface> surface = foldingSquare();
   const std::vector<Vec3> nodes = {{0.5 + 0.0025, 0.5 - 0.0025, 0.1}, {0.5 - 0.0025, 0.5 + 0.0025, 0.1}};
   const std::vector<SurfaceBinding> b = bindToSurface(*surface, flat, nodes, smoothing);
   REQUIRE((boundPositions(*surface, flat, b)[0] - nodes[0]).norm() < 1e-12);  // bound where they are
   REQUIRE((boundPositions(*surface, flat, b)[1] - nodes[1]).norm() < 1e-12);
   const std::vector<Vec3> after = boundPositions(*surface, folded, b);
-  surface->nearest = nullptr, surface->within = nullptr;  // break the self-reference
   return (after[0] - after[1]).norm();
 }
 
@@ -293,17 +299,7 @@ TEST_CASE("a held node split from a held edge stays between its ends on a deform
   // The square then folds: a node bound afresh to it would follow its own smoothed motion; a split node must stay
   // exactly between the two held nodes it was split from, so the held row keeps its shape.
   const std::vector<Vec3> flat = squareCorners(0.0), folded = squareCorners(0.4);
-  auto surface = std::make_shared<BindSurface>();
-  surface->name = "square";
-  surface->faces = {{0, 1, 2}, {0, 2, 3}};
-  surface->positionsAt = [&](double t) { return t > 0 ? folded : flat; };
-  const std::vector<Tri> faces = surface->faces;
-  surface->nearest = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q) {
-    return nearestOnTriangles(x, faces, q);
-  };
-  surface->within = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q, const std::vector<double>& r) {
-    return trianglesWithin(x, faces, q, r);
-  };
+  const std::shared_ptr<const BindSurface> surface = foldingSquare();
   Mesh mesh = makeGrid(0.4, 0.4, 2, 2);
   for (Node& n : mesh.nodes) n.x = Vec3(n.x.x() + 0.3, n.x.y() + 0.3, 0.02);
   mesh.updateGeometry();
@@ -339,7 +335,6 @@ TEST_CASE("a held node split from a held edge stays between its ends on a deform
   }
   CHECK(offLine < 1e-12);
   CHECK(freshOffLine > 1e-4);  // what binding each node afresh would give: the test can tell the two apart
-  surface->nearest = nullptr, surface->within = nullptr;
 }
 
 TEST_CASE("simulate: a cloth bound to a moving sphere follows it in the written frames", "[bind]") {
