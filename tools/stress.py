@@ -89,8 +89,8 @@ def flag_two_corners(limit, wind):
         cloth = shot["cloths"][0]
         cloth["handles"] = [{"region": {"min": [0, 0], "max": [0.001, 0.001]}},
                             {"region": {"min": [0, 0.999], "max": [0.001, 1.0]}}]
-        cloth["strain_limit"] = {"max": limit}
-    change.__doc__ = "held at two corners, wind %g m/s, strain limit %g" % (wind, limit)
+        cloth["strain_limit"] = {"max": limit, "stiffening": 30}
+    change.__doc__ = "held at two corners, wind %g m/s, strain limit %g with stiffening 30" % (wind, limit)
     return change
 
 

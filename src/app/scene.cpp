@@ -117,7 +117,7 @@ Scene buildScene(const Shot& shot) {
 }
 
 void rebuildDynamics(Cloth& cloth) {
-  rebuildDynamics(cloth.dynamics, cloth.mesh, cloth.spec.material);
+  rebuildDynamics(cloth.dynamics, cloth.mesh, cloth.spec.material, cloth.spec.strainLimit);
   cloth.strainLimits = strainLimits(cloth.mesh, cloth.dynamics, cloth.spec.strainLimit, pinnedMask(cloth));
 }
 

@@ -236,7 +236,7 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   if (j.contains("strain_limit")) {
     const Json& s = j["strain_limit"];
     cloth.strainLimit = {true, s["min"].get<double>(), s["max"].get<double>(), s["iterations"].get<int>(),
-                         s["tethers"].get<bool>()};
+                         s["tethers"].get<bool>(), s["stiffening"].get<double>(), s["onset"].get<double>()};
   }
   cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
   if (j.contains("view")) cloth.view = readView(shot, j["view"], cloth.place + "/view", cloth.remeshing);

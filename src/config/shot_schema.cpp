@@ -105,6 +105,17 @@ Field strainLimitSchema() {
                          "(a flag held at its corners) then stays far nearer its limit in a few passes. Off by default: "
                          "on garments bound to a body, where the body's contacts rather than the limiter decide the "
                          "stretch, they did not help (docs/benchmarks.md).").defaults(d.strainLimit.tethers),
+      number("stiffening", "Makes the limit part of the implicit solve: each face whose larger principal stretch "
+                           "passes `onset` stiffens by this multiple of the material's `stretch`, so the solve itself "
+                           "keeps free cloth near its limit and the passes have little left to correct. For cloth "
+                           "hanging in wind (a flag held at two corners, limit 1.05: largest edge 1.06 with 30, 1.48 "
+                           "without). Faces with two held corners or touching an obstacle are left out. 0 (the "
+                           "default) turns it off: on garments, whose stretch the body decides, it made the solve "
+                           "2-3x slower without lowering their stretch (docs/benchmarks.md).")
+          .inUnit("1").atLeast(0).defaults(d.strainLimit.stiffening),
+      number("onset", "Where `stiffening` starts, as a fraction of the way from rest (0) to `max` (1). On the flag, "
+                      "0.75 let edges reach 1.12-1.43 where 0.5 kept them within 1.06.")
+          .inUnit("1").atLeast(0).atMost(1).defaults(d.strainLimit.onset),
   }, "Strain limiting in each step's contact pass, before the contacts: over- or under-stretched edges and faces "
      "are pulled back within [min, max], and the speed that would stretch an edge further is removed (nothing is "
      "added). Absent: no limiting.").isOptional();

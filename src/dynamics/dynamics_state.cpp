@@ -1,5 +1,6 @@
 #include "dynamics/dynamics_state.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace adacloth {
@@ -126,8 +127,13 @@ double edgeStretchStiffness(const MaterialParams& material, const Vec2& dir, dou
   return ((1 - w) * material.stretch + w * material.shear) * adjacentArea / (length * length);
 }
 
-void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& material) {
+void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& material,
+                     const StrainLimitParams& limit) {
   mesh.computeMasses(material.density);
+  state.faceStiffening = FaceStiffening();
+  if (limit.enabled && limit.stiffening > 0)
+    state.faceStiffening = {limit.stiffening * std::max(material.stretch, material.shear),
+                       1 + limit.onset * (limit.max - 1)};
   state.pairs.clear();
   addStretchPairs(state, mesh, material);
   addBendingPairs(state, mesh, material);

@@ -4,6 +4,7 @@
 // of the mesh call rebuildDynamics(), and after a remesh first remapHandles() with the remesher's node map.
 #include <vector>
 
+#include "dynamics/face_stiffening.h"
 #include "dynamics/params.h"
 #include "dynamics/handles.h"
 #include "dynamics/solver_cache.h"
@@ -29,6 +30,7 @@ struct DynamicsState {
   std::vector<int> incidenceStart;  // size nodes + 1
   std::vector<int> incidencePair;
   std::vector<int> incidenceOther;  // the other node of that pair
+  FaceStiffening faceStiffening;  // the strain limit's face term in the solve (none without `stiffening`)
   std::vector<HandleState> handles;
   double time = 0;  // s, simulated time of the current state (handle motions are evaluated at it)
   SolverCache solver;  // kept between steps by the linear solves (warm start, factorization analysis)
@@ -36,7 +38,9 @@ struct DynamicsState {
 
 // Rebuilds everything derived from the mesh: lumped masses (density x area), stretch and bending pairs, incidence.
 // Handles are kept (remap them first after a topology change). Call after any change of the mesh.
-void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& material);
+// `limit` sets the face term of its `stiffening` (dynamics/face_stiffening.h; none when it is disabled or 0).
+void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& material,
+                     const StrainLimitParams& limit = StrainLimitParams());
 
 // Stretch stiffness of an edge (N/m) with unit material-space direction `dir` and rest `length` (m): `stretch`
 // along warp or weft (u, v axes), `shear` at 45 degrees, blended by sin^2(2 angle), scaled by (sum of the adjacent

@@ -1,5 +1,7 @@
 #include "dynamics/energy.h"
 
+#include "dynamics/handles.h"
+
 namespace adacloth {
 
 double potentialEnergy(const Mesh& mesh, const Vec3& gravity) {
@@ -15,7 +17,7 @@ double elasticEnergy(const Mesh& mesh, const DynamicsState& state) {
     const double stretch = p.stretchK > 0 ? d.norm() - p.restLength : 0.0;
     e += 0.5 * p.stretchK * stretch * stretch + 0.5 * p.bendK * d.squaredNorm();
   }
-  return e;
+  return e + faceStiffeningEnergy(mesh, state.faceStiffening, pinnedMask(state.handles, mesh.nodes.size()));
 }
 
 }  // namespace adacloth

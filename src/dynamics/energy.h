@@ -13,6 +13,7 @@ double potentialEnergy(const Mesh& mesh, const Vec3& gravity);
 // Elastic energy of the spring model (J): per pair 0.5 stretchK (|d| - restLength)^2 + 0.5 bendK |d|^2, the
 // energy whose negative gradient is the pair force of the implicit step (implicit_system.cpp). The bending
 // couplings of a hinge sum to 0.5 k |s|^2 >= 0 (dynamics_state.cpp), so only round-off can make a total negative.
+// Plus the strain limit's face term when the cloth has one (dynamics/face_stiffening.h).
 double elasticEnergy(const Mesh& mesh, const DynamicsState& state);
 
 }  // namespace adacloth

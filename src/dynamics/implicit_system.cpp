@@ -27,6 +27,38 @@ void pairJacobianAndForce(const Mesh& mesh, const SpringPair& p, Mat3& J, Vec3& 
   }
 }
 
+// The strain limit's face terms: computed per face, then gathered onto the pairs of the faces' edges (a stretch
+// pair's index is its edge's) in a fixed order, so the sums do not depend on the thread count.
+void addFaceStiffeningBlocks(ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state) {
+  const int nf = int(mesh.faces.size()), ne = int(mesh.edges.size());
+  sys.faceTerms.resize(nf);
+#pragma omp parallel for schedule(static)
+  for (int f = 0; f < nf; ++f)
+    sys.faceTerms[f] = hasFaceStiffening(mesh, f, sys.fixed, sys.touching)
+                           ? faceStiffeningTerm(mesh, f, state.faceStiffening)
+                           : FaceStiffeningTerm();
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < ne; ++e)
+    for (int f : mesh.edges[e].faces) {
+      if (f < 0) continue;
+      const Face& face = mesh.faces[f];
+      for (int k = 0; k < 3; ++k)
+        if (face.edges[k] == e) sys.pairJ[e] += sys.faceTerms[f].edgeJ[k];
+    }
+}
+
+// The face terms' force on node i, over its verts' faces in order.
+Vec3 faceStiffeningForce(const ImplicitSystem& sys, const Mesh& mesh, int i) {
+  Vec3 force = Vec3::Zero();
+  for (int v : mesh.nodes[i].verts)
+    for (int f : mesh.verts[v].faces) {
+      const Face& face = mesh.faces[f];
+      for (int k = 0; k < 3; ++k)
+        if (face.verts[k] == v) force += sys.faceTerms[f].force[k];
+    }
+  return force;
+}
+
 // sum_j J_ij y_j over node i's pairs (fixed order).
 Vec3 offDiagonalProduct(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
   Vec3 sum = Vec3::Zero();
@@ -57,6 +89,7 @@ void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsSta
   std::vector<Vec3>& pairForce = sys.pairForce;
 #pragma omp parallel for schedule(static)
   for (int p = 0; p < np; ++p) pairJacobianAndForce(mesh, state.pairs[p], sys.pairJ[p], pairForce[p]);
+  if (state.faceStiffening.active()) addFaceStiffeningBlocks(sys, mesh, state);
   sys.W.resize(n);
   sys.Winv.resize(n);
   sys.rhs.resize(n);
@@ -71,6 +104,7 @@ void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsSta
       force += state.pairs[p].a == i ? pairForce[p] : Vec3(-pairForce[p]);
       viscous += sys.pairJ[p] * (mesh.nodes[j].v - vi);
     }
+    if (state.faceStiffening.active()) force += faceStiffeningForce(sys, mesh, i);
     sys.W[i] = mesh.nodes[i].mass * Mat3::Identity() + sys.c * sumJ;
     sys.Winv[i] = sys.W[i].inverse();
     sys.rhs[i] = h * (force + (h + material.damping) * viscous);

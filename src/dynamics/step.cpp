@@ -108,6 +108,8 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& ma
       sys.fixedDv[handle.nodes[k]] = (targets[k] - node.x) / h - node.v;
     }
   }
+  sys.touching.assign(contacts.empty() ? 0 : n, 0);
+  for (const ObstacleContact& contact : contacts) sys.touching[contact.node] = 1;
   external.assign(n, Vec3::Zero());
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);

@@ -135,6 +135,28 @@ bool facePass(Vec3* x, const double* invMass, const StrainLimits& limits, double
   return within;
 }
 
+// How far the worst face or edge is past its limits, as a ratio (1 when every one holds): a principal stretch or
+// length over its upper limit, or its lower limit over it. Crushed faces count through their edges (as in
+// correctFace).
+double worstViolation(const Vec3* x, const StrainLimits& limits) {
+  double worst = 1;
+  for (const FaceLimit& f : limits.faces) {
+    Mat32 ds;
+    ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
+    const Mat32 F = ds * f.materialInverse;
+    Eigen::SelfAdjointEigenSolver<Mat2> eig;
+    eig.computeDirect(F.transpose() * F);
+    const Vec2 sigma = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+    if (!(sigma.minCoeff() > 1e-6)) continue;
+    worst = std::max({worst, sigma.maxCoeff() / limits.max, limits.min / sigma.minCoeff()});
+  }
+  for (const LengthLimit& e : limits.edges) {
+    const double len = (x[e.b] - x[e.a]).norm();
+    if (len > 1e-12) worst = std::max({worst, len / e.maxLength, e.minLength / len});
+  }
+  return worst;
+}
+
 // The last pass: outward from the held nodes, each edge's end nearer to them stays put.
 void shockPass(Vec3* x, Vec3* v, const double* invMass,
                const std::vector<LengthLimit>& edges, double slack) {
@@ -170,13 +192,30 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
     within = facePass(x, invMass, limits, slack) && within;
     return edgePass(x, v, invMass, limits.edges, forward, slack) && within;
   };
+  // The passes need not converge: where a crumpled region's faces and edges cannot all hold, each projection undoes
+  // another, and on a flag crumpling in 14 m/s wind four passes took the worst face from 1.08 to 1.39. So the state
+  // with the smallest worst violation is kept (the one the limiter started from, if nothing was better).
+  int n = 0;  // the limits' nodes are 0 .. n - 1
+  for (const LengthLimit& e : limits.edges) n = std::max({n, e.a + 1, e.b + 1});
+  for (const Tether& t : limits.tethers) n = std::max({n, t.node + 1, t.anchor + 1});
+  for (const FaceLimit& f : limits.faces) n = std::max({n, f.nodes[0] + 1, f.nodes[1] + 1, f.nodes[2] + 1});
+  std::vector<Vec3> bestX(x, x + n), bestV(v, v + n);
+  double best = worstViolation(x, limits);
   int run = 0;
   bool within = false;
-  while (run < limits.passes && !within) within = pass(run++ % 2 == 0);
+  while (run < limits.passes && !within) {
+    within = pass(run++ % 2 == 0);
+    const double now = within ? 1.0 : worstViolation(x, limits);
+    if (now < best) best = now, std::copy(x, x + n, bestX.begin()), std::copy(v, v + n, bestV.begin());
+  }
   if (within || run == 0) return run;
   // Shock propagation (Guendelman et al. 2003), then a plain pass for what it moved.
   shockPass(x, v, invMass, limits.edges, slack);
   pass(true);
+  if (worstViolation(x, limits) > best) {
+    std::copy(bestX.begin(), bestX.end(), x);
+    std::copy(bestV.begin(), bestV.end(), v);
+  }
   return run + 2;
 }
 
