@@ -79,7 +79,8 @@ struct Resolver {
 
   void checkBounds(const Field& f, double x, const std::string& ptr) const {
     auto bound = [](double b) { std::ostringstream s; s << b; return s.str(); };
-    std::string unit = f.unit.empty() ? "" : " " + f.unit;
+    // A ratio's unit "1" would read as a second number ("at most 1 1").
+    std::string unit = f.unit.empty() || f.unit == "1" ? "" : " " + f.unit;
     if (f.min && (f.minExclusive ? !(x > *f.min) : !(x >= *f.min)))
       fail(ptr, "expected a value " + std::string(f.minExclusive ? "greater than " : "at least ") + bound(*f.min) +
                     unit + ", got " + bound(x));

@@ -118,6 +118,18 @@ TEST_CASE("strain_limit.tethers turns the tethers on", "[config]") {
   CHECK(shot.cloths[0].strainLimit.max == 1.05);
 }
 
+TEST_CASE("strain_limit.stiffening and onset set the limit's face term; out of range they are refused", "[config]") {
+  const std::string grid = R"({"camera": "c.json", "cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}},)";
+  const Shot shot = parseShot(grid + R"( "strain_limit": {"max": 1.05, "stiffening": 30, "onset": 0.4}}]})",
+                              "conf/s.json");
+  CHECK(shot.cloths[0].strainLimit.stiffening == 30);
+  CHECK(shot.cloths[0].strainLimit.onset == 0.4);
+  CHECK(errorOf(R"({"cloths": [{"mesh": "x.obj", "strain_limit": {"onset": 1.5}}]})") ==
+        "conf/s.json: /cloths/0/strain_limit/onset: expected a value at most 1, got 1.5");
+  CHECK(errorOf(R"({"cloths": [{"mesh": "x.obj", "strain_limit": {"stiffening": -1}}]})") ==
+        "conf/s.json: /cloths/0/strain_limit/stiffening: expected a value at least 0, got -1");
+}
+
 // The optional objects of a cloth, given empty (or with only their required keys), get every documented default.
 TEST_CASE("every optional object of a cloth gets its documented defaults", "[config]") {
   const std::string grid = R"("mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}})";
@@ -133,6 +145,8 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(cloth.strainLimit.max == 1.1);
   CHECK(cloth.strainLimit.iterations == 4);
   CHECK_FALSE(cloth.strainLimit.tethers);
+  CHECK(cloth.strainLimit.stiffening == 0);
+  CHECK(cloth.strainLimit.onset == 0.5);
   // remeshing: true
   // The documented remeshing defaults, for `remeshing: true` and `remeshing: {}`.
   auto checkDefaultSizing = [](const std::optional<SizingParams>& sizing) {
