@@ -108,8 +108,8 @@ Field strainLimitSchema() {
       number("stiffening", "Makes the limit part of the implicit solve: each face whose larger principal stretch "
                            "passes `onset` stiffens by this multiple of the material's `stretch`, so the solve itself "
                            "keeps free cloth near its limit and the passes have little left to correct. For cloth "
-                           "hanging in wind (a flag held at two corners, limit 1.05: largest edge 1.06 with 30, 1.48 "
-                           "without). Faces with two held corners or touching an obstacle are left out. 0 (the "
+                           "hanging in wind (a flag held at two corners, limit 1.05, 12 m/s: largest edge 1.05 with "
+                           "30, 1.44 without). Faces with two held corners or touching an obstacle are left out. 0 (the "
                            "default) turns it off: on garments, whose stretch the body decides, it made the solve "
                            "2-3x slower without lowering their stretch (docs/benchmarks.md).")
           .inUnit("1").atLeast(0).defaults(d.strainLimit.stiffening),

@@ -29,7 +29,7 @@ struct StrainLimitParams {
   // The limit inside the implicit solve (dynamics/face_stiffening.h): a face stiffens by `stiffening` x the material's
   // stretch stiffness once its larger principal stretch passes 1 + onset (max - 1); 0: none. Off by default: on a
   // flag held at two corners in wind (limit 1.05) 30 and 0.5 kept the largest edge at 1.05-1.06 where 0 left
-  // 1.32-1.48, but on the garments, whose stretch the body decides, it raised the solve's iterations 2-3x and did
+  // 1.28-1.78, but on the garments, whose stretch the body decides, it raised the solve's iterations 2-3x and did
   // not lower their stretch (docs/benchmarks.md).
   double stiffening = 0;        // (1)
   double onset = 0.5;           // fraction of the way from 1 to max where it starts (1)
