@@ -18,13 +18,11 @@ Vec2 largerEigenvector(const Mat2& C, double lambda) {
 
 FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit) {
   FaceStiffeningTerm term;
+  // The face's material inverse and area, as Mesh::updateGeometry() keeps them (masses come from the same area).
   const Face& face = mesh.faces[f];
-  const Vec2 &u0 = mesh.verts[face.verts[0]].u, &u1 = mesh.verts[face.verts[1]].u, &u2 = mesh.verts[face.verts[2]].u;
-  Mat2 Dm;
-  Dm << u1 - u0, u2 - u0;
-  const double det = Dm.determinant();
-  if (!limit.active() || std::abs(det) < 1e-14) return term;
-  const Mat2 DmInv = Dm.inverse();
+  const double area = std::abs(face.materialArea);
+  if (!limit.active() || area < 0.5e-14) return term;
+  const Mat2& DmInv = face.DmInv;
   const Tri n = mesh.faceNodes(f);
   Eigen::Matrix<double, 3, 2> Ds;
   Ds << mesh.nodes[n[1]].x - mesh.nodes[n[0]].x, mesh.nodes[n[2]].x - mesh.nodes[n[0]].x;
@@ -37,7 +35,7 @@ FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffen
   const Vec2 g = DmInv * v;
   const double w[3] = {-(g.x() + g.y()), g.x(), g.y()};
   const Vec3 u = F * v / s;
-  const double kA = limit.modulus * 0.5 * std::abs(det), excess = s - limit.onsetStretch;
+  const double kA = limit.modulus * area, excess = s - limit.onsetStretch;
   const Mat3 uu = u * u.transpose();
   const Mat3 M = kA * (uu + (1 - limit.onsetStretch / s) * (Mat3::Identity() - uu));
   for (int k = 0; k < 3; ++k) {

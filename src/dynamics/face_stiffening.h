@@ -34,7 +34,8 @@ struct FaceStiffeningTerm {
   double energy = 0;  // J
 };
 
-// The term of face f at the mesh's current positions.
+// The term of face f at the mesh's current positions; its material inverse and area are the face's own (DmInv,
+// materialArea), current after Mesh::updateGeometry().
 FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit);
 
 // Whether face f has a term in a step: not when two or three of its corners are held (`held`: one flag per node),

@@ -94,22 +94,36 @@ bool edgePass(Vec3* x, Vec3* v, const double* invMass,
   return within;
 }
 
+// A face's deformation gradient F (3x2) at x, with the eigen decomposition of F^T F: the principal stretches are the
+// square roots of its eigenvalues (`sigma`), its eigenvectors the material directions V of F = U S V^T.
+struct FaceDeformation {
+  Mat32 F;
+  Eigen::SelfAdjointEigenSolver<Mat2> eig;
+  Vec2 sigma;
+};
+
+FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
+  FaceDeformation d;
+  Mat32 ds;
+  ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
+  d.F = ds * f.materialInverse;
+  d.eig.computeDirect(d.F.transpose() * d.F);
+  d.sigma = d.eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  return d;
+}
+
 // Brings a face's principal stretches into [lo, hi]: its deformation gradient F = U S V^T (3x2) becomes U S' V^T
 // with S clamped, placed about the centroid of its movable corners' positions (of all, when none is held), so the
 // face keeps its place and turn. Positions only. Returns false when a stretch was off by more than `slack`.
 bool correctFace(Vec3* x, const double* invMass, const FaceLimit& f, double lo, double hi,
                  double slack) {
-  const Vec3 &x0 = x[f.nodes[0]], &x1 = x[f.nodes[1]], &x2 = x[f.nodes[2]];
-  Mat32 ds;
-  ds << x1 - x0, x2 - x0;
-  const Mat32 F = ds * f.materialInverse;
-  Eigen::SelfAdjointEigenSolver<Mat2> eig;
-  eig.computeDirect(F.transpose() * F);
-  const Vec2 sigma = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  const FaceDeformation d = faceDeformation(x, f);
+  const Mat32& F = d.F;
+  const Vec2& sigma = d.sigma;
   if (!(sigma.minCoeff() > 1e-6)) return true;  // crushed flat: the edges' lower limits act instead
   const Vec2 clamped = sigma.cwiseMax(lo).cwiseMin(hi);
   if (clamped == sigma) return true;
-  const Mat2& V = eig.eigenvectors();
+  const Mat2& V = d.eig.eigenvectors();
   // F V = U S, so F' = F V S^-1 S' V^T.
   const Mat32 target = F * V * (clamped.array() / sigma.array()).matrix().asDiagonal() * V.transpose();
   // Corner k's offset from corner 0 in material space is column k - 1 of the edge matrix: corner 0 at 0.
@@ -141,12 +155,7 @@ bool facePass(Vec3* x, const double* invMass, const StrainLimits& limits, double
 double worstViolation(const Vec3* x, const StrainLimits& limits) {
   double worst = 1;
   for (const FaceLimit& f : limits.faces) {
-    Mat32 ds;
-    ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
-    const Mat32 F = ds * f.materialInverse;
-    Eigen::SelfAdjointEigenSolver<Mat2> eig;
-    eig.computeDirect(F.transpose() * F);
-    const Vec2 sigma = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+    const Vec2 sigma = faceDeformation(x, f).sigma;
     if (!(sigma.minCoeff() > 1e-6)) continue;
     worst = std::max({worst, sigma.maxCoeff() / limits.max, limits.min / sigma.minCoeff()});
   }
@@ -217,8 +226,9 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
   bool within = false;
   while (run < limits.passes && !within) {
     within = pass(run++ % 2 == 0);
-    const double now = !guard ? 0.0 : within ? 1.0 : worstViolation(x, limits);
-    if (guard && now < best) best = now, std::copy(x, x + n, bestX.begin()), std::copy(v, v + n, bestV.begin());
+    if (!guard) continue;
+    const double now = within ? 1.0 : worstViolation(x, limits);
+    if (now < best) best = now, std::copy(x, x + n, bestX.begin()), std::copy(v, v + n, bestV.begin());
   }
   if (within || run == 0) return run;
   // Shock propagation (Guendelman et al. 2003), then a plain pass for what it moved.

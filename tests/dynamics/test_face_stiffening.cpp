@@ -19,7 +19,6 @@ namespace {
 // edges, a shear and a turn out of the plane.
 Mesh stretchedTriangle() {
   Mesh mesh = makeGrid(0.1, 0.1, 1, 1);
-  mesh.faces.resize(1);
   mesh.verts[mesh.faces[0].verts[0]].u = Vec2(0, 0);
   mesh.verts[mesh.faces[0].verts[1]].u = Vec2(0.1, 0);
   mesh.verts[mesh.faces[0].verts[2]].u = Vec2(0.02, 0.08);
@@ -31,6 +30,7 @@ Mesh stretchedTriangle() {
     const Vec2 u = mesh.verts[mesh.faces[0].verts[k]].u;
     mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x = F * Vec3(u.x(), u.y(), 0);
   }
+  mesh.updateGeometry();  // the face's material inverse and area
   return mesh;
 }
 
