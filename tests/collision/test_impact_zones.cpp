@@ -349,3 +349,36 @@ TEST_CASE("pairs none of whose nodes can move are not collisions", "[collision]"
   ZoneRun run(t.w, t.s, p);
   CHECK(run.left == 0);
 }
+
+TEST_CASE("a pair inside a zone that rides a deforming obstacle is pushed apart", "[collision]") {
+  // The top vertex of a ball (radius 10 cm) rises 1 mm during the step, as a body vertex does where the skin
+  // sharpens a crease; a still cloth triangle lies 0.2 mm over it (within the CCD tolerance), its corners 2 cm out,
+  // over the faces around the vertex. Riding those faces carries each corner up by only part of the vertex's rise, so
+  // the vertex still goes through the cloth, and the zone cannot grow: the pair is inside it already.
+  CollisionParams p;
+  const Obstacle ball(sphereSpec(0.1, Vec3::Zero(), 1), "test");
+  const ObstaclePose start = poseAt(ball, 0);
+  ObstaclePose end = start;
+  int top = 0;
+  for (size_t n = 0; n < start.x.size(); ++n)
+    if (start.x[n].y() > start.x[top].y()) top = int(n);
+  end.x[top].y() += 0.001;
+  const Vec3 over = start.x[top] + Vec3(0, 0.0002, 0);
+  Mesh cloth = makeTriangles({{over + Vec3(-0.02, 0, 0.01), over + Vec3(0.02, 0, 0.01), over + Vec3(0, 0, -0.02)}});
+  std::vector<ClothStep> cloths = {stepOf(cloth, Vec3::Zero(), kDt)};
+  const CollisionMesh w = buildCollisionMesh(cloths, {start});
+  CollisionState s;
+  loadState(s, cloths, {start}, {end}, kDt);
+  for (int n = 0; n < 3; ++n) s.invMass[n] = 1.0;  // the test mesh has no masses
+
+  ZoneRun run(w, s, p);
+  CHECK(run.initialHits > 0);
+  CHECK(run.left == 0);
+  CHECK(collisionsOf(w, s, p).empty());
+  // The cloth's plane ends above the risen vertex, by more than the CCD tolerance.
+  const int first = w.bodies[0].firstNode;
+  const Vec3 a = s.x1[first], n = (s.x1[first + 1] - a).cross(s.x1[first + 2] - a);
+  const Vec3 vertex = end.x[top];
+  const double planeHeight = a.y() - (n.x() * (vertex.x() - a.x()) + n.z() * (vertex.z() - a.z())) / n.y();
+  CHECK(planeHeight - vertex.y() > 0.05 * p.thickness);
+}
