@@ -24,8 +24,35 @@ CollisionMesh::Body beginBody(const CollisionMesh& m, int cloth) {
   return b;
 }
 
+// Charts of a cloth's faces: faces sharing a vert (not merely a node: a seam joins panels at nodes with a vert on
+// each side) are in one chart. Numbered from `first` in the order of their lowest face.
+std::vector<int> faceCharts(const Mesh& m, int first) {
+  std::vector<int> parent(m.verts.size());
+  for (size_t v = 0; v < parent.size(); ++v) parent[v] = int(v);
+  auto find = [&](int v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (const Face& f : m.faces)
+    for (int k = 1; k < 3; ++k) {
+      const int a = find(f.verts[0]), b = find(f.verts[k]);
+      parent[std::max(a, b)] = std::min(a, b);
+    }
+  std::vector<int> chartOfRoot(m.verts.size(), -1), charts(m.faces.size());
+  int next = first;
+  for (size_t f = 0; f < m.faces.size(); ++f) {
+    int& chart = chartOfRoot[find(m.faces[f].verts[0])];
+    if (chart < 0) chart = next++;
+    charts[f] = chart;
+  }
+  return charts;
+}
+
 void addCloth(CollisionMesh& w, const Mesh& m, int index) {
   CollisionMesh::Body b = beginBody(w, index);
+  int firstChart = 0;
+  for (int chart : w.faceChart) firstChart = std::max(firstChart, chart + 1);
+  const std::vector<int> charts = faceCharts(m, firstChart);
   const int n0 = b.firstNode, e0 = b.firstEdge;
   w.nodeCloth.insert(w.nodeCloth.end(), m.nodes.size(), index);
   for (const Edge& e : m.edges) w.edges.push_back({n0 + e.nodes[0], n0 + e.nodes[1]});
@@ -34,6 +61,9 @@ void addCloth(CollisionMesh& w, const Mesh& m, int index) {
     w.faces.push_back({n0 + t[0], n0 + t[1], n0 + t[2]});
     const auto& fe = m.faces[f].edges;
     w.faceEdges.push_back({e0 + fe[0], e0 + fe[1], e0 + fe[2]});
+    w.faceChart.push_back(charts[f]);
+    const Tri& v = m.faces[f].verts;
+    w.faceMaterial.push_back({m.verts[v[0]].u, m.verts[v[1]].u, m.verts[v[2]].u});
   }
   b.nodeCount = int(m.nodes.size());
   b.edgeCount = int(m.edges.size());
@@ -52,6 +82,8 @@ void addObstacle(CollisionMesh& w, const ObstaclePose& a) {
     w.faces.push_back({n0 + f[0], n0 + f[1], n0 + f[2]});
     const std::array<int, 3> fe = obstacleFaceEdges(f, edges);
     w.faceEdges.push_back({e0 + fe[0], e0 + fe[1], e0 + fe[2]});
+    w.faceChart.push_back(-1);
+    w.faceMaterial.push_back({Vec2::Zero(), Vec2::Zero(), Vec2::Zero()});
   }
   body.nodeCount = int(a.x.size());
   body.edgeCount = int(edges.size());

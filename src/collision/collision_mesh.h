@@ -30,6 +30,11 @@ struct CollisionMesh {
   // edge-edge pair only from the face pair of its owners, so every pair comes out once (broad_phase.h).
   std::vector<int> nodeOwner, edgeOwner;
   std::vector<unsigned char> owned;
+  // Per face: its chart, a connected piece of its cloth's material space (charts are numbered over all cloths; -1 for
+  // obstacle faces), and its corners' material coordinates (m) in it (material_distance.h). Material coordinates
+  // change only with the topology, so they are kept with it.
+  std::vector<int> faceChart;
+  std::vector<std::array<Vec2, 3>> faceMaterial;
 
   size_t nodeCount() const { return nodeCloth.size(); }
 };

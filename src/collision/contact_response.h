@@ -24,7 +24,9 @@ double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const
 void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::vector<int>& contacts);
 
 // Step 2: pairs among `cands` within the thickness at the end of the step are pushed to the thickness, one after the
-// other in candidate order; st.contacts counts them.
+// other in candidate order; st.contacts counts them. A pair inside one cloth that is as far apart as at rest (at
+// least 0.9 of its material-space distance, material_distance.h) is not pushed: neighbours of a cloth finer than the
+// thickness are not layers.
 void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<Candidate>& cands,
                    const CollisionParams& p, CollisionStepStats& st);
 

@@ -1,0 +1,62 @@
+#include "collision/material_distance.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace adacloth {
+namespace {
+
+constexpr double kFar = std::numeric_limits<double>::infinity();
+
+double pointSegment(const Vec2& p, const Vec2& a, const Vec2& b) {
+  const Vec2 ab = b - a;
+  const double length2 = ab.squaredNorm();
+  const double t = length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - p).norm();
+}
+
+double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+double segmentSegment(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
+  const double sc = cross(b - a, c - a), sd = cross(b - a, d - a), sa = cross(d - c, a - c), sb = cross(d - c, b - c);
+  if ((sc > 0) != (sd > 0) && (sa > 0) != (sb > 0)) return 0;
+  return std::min({pointSegment(a, c, d), pointSegment(b, c, d), pointSegment(c, a, b), pointSegment(d, a, b)});
+}
+
+// Distance from p to the triangle abc (0 inside).
+double pointTriangle(const Vec2& p, const Vec2& a, const Vec2& b, const Vec2& c) {
+  const double ab = cross(b - a, p - a), bc = cross(c - b, p - b), ca = cross(a - c, p - c);
+  if ((ab >= 0 && bc >= 0 && ca >= 0) || (ab <= 0 && bc <= 0 && ca <= 0)) return 0;
+  return std::min({pointSegment(p, a, b), pointSegment(p, b, c), pointSegment(p, c, a)});
+}
+
+int cornerOf(const Tri& face, int node) {
+  for (int k = 0; k < 3; ++k)
+    if (face[k] == node) return k;
+  return -1;
+}
+
+// The material ends of edge e in the chart of its owner face.
+std::array<Vec2, 2> edgeEnds(const CollisionMesh& w, int e) {
+  const int f = w.edgeOwner[e];
+  const int k = int(std::find(w.faceEdges[f].begin(), w.faceEdges[f].end(), e) - w.faceEdges[f].begin());
+  return {w.faceMaterial[f][k], w.faceMaterial[f][(k + 1) % 3]};
+}
+
+}  // namespace
+
+double materialDistance(const CollisionMesh& w, const Candidate& c) {
+  if (c.edgeEdge) {
+    const int fa = w.edgeOwner[c.a], fb = w.edgeOwner[c.b];
+    if (fa < 0 || fb < 0 || w.faceChart[fa] < 0 || w.faceChart[fa] != w.faceChart[fb]) return kFar;
+    const auto p = edgeEnds(w, c.a), q = edgeEnds(w, c.b);
+    return segmentSegment(p[0], p[1], q[0], q[1]);
+  }
+  const int owner = w.nodeOwner[c.a], face = c.b;
+  if (owner < 0 || w.faceChart[face] < 0 || w.faceChart[owner] != w.faceChart[face]) return kFar;
+  const Vec2& p = w.faceMaterial[owner][cornerOf(w.faces[owner], c.a)];
+  const auto& t = w.faceMaterial[face];
+  return pointTriangle(p, t[0], t[1], t[2]);
+}
+
+}  // namespace adacloth

@@ -1,0 +1,106 @@
+// Material-space distances of pairs inside one cloth (material_distance.h), and what the proximity pass does with
+// them: a cloth finer than the thickness is not pushed apart from itself where it lies as at rest, and is where it is
+// gathered.
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "collision/collision_mesh.h"
+#include "collision/material_distance.h"
+#include "collision/response.h"
+#include "collision_fixtures.h"
+
+using namespace adacloth;
+using namespace adacloth::testing;
+
+namespace {
+
+const double kDt = 0.01;
+
+int edgeBetween(const CollisionMesh& w, int a, int b) {
+  for (size_t e = 0; e < w.edges.size(); ++e)
+    if ((w.edges[e][0] == a && w.edges[e][1] == b) || (w.edges[e][0] == b && w.edges[e][1] == a)) return int(e);
+  FAIL("no edge " << a << "-" << b);
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("material distance of a node and a face, and of two edges, of one cloth", "[collision]") {
+  // 4 x 4 cells of 1 cm (grid node (i, j) = j * 5 + i at material (i, j) cm); cell (i, j) has faces 2 (4j + i) and
+  // 2 (4j + i) + 1. The world positions do not matter: the cloth is crumpled, material distances stay.
+  Mesh grid = makeFlatGrid(4, 0.04, 0.0, false);
+  for (Node& n : grid.nodes) n.x = Vec3(0.3 * n.x.x(), std::sin(50 * n.x.x()), n.x.z());
+  std::vector<ClothStep> cloths = {stepOf(grid, Vec3::Zero(), kDt)};
+  const CollisionMesh w = buildCollisionMesh(cloths, {});
+  auto node = [](int i, int j) { return j * 5 + i; };
+  // Node (0, 1) and the two faces of cell (2, 1), both with the corner (2, 1): 2 cm away along the grid line; node
+  // (0, 0) is sqrt(5) cm from that corner.
+  CHECK(materialDistance(w, {false, node(0, 1), 2 * (4 + 2)}) == Approx(0.02));
+  CHECK(materialDistance(w, {false, node(0, 1), 2 * (4 + 2) + 1}) == Approx(0.02));
+  CHECK(materialDistance(w, {false, node(0, 0), 2 * (4 + 2)}) == Approx(std::hypot(0.02, 0.01)));
+  // Two vertical grid lines 3 cm apart, and two edges that cross in material space (not possible in one mesh, but
+  // the edges of a cell's two faces touch at a corner): 0.
+  const int left = edgeBetween(w, node(0, 1), node(0, 2)), right = edgeBetween(w, node(3, 1), node(3, 2));
+  CHECK(materialDistance(w, {true, std::min(left, right), std::max(left, right)}) == Approx(0.03));
+  const int bottom = edgeBetween(w, node(1, 1), node(2, 1)), side = edgeBetween(w, node(2, 1), node(2, 2));
+  CHECK(materialDistance(w, {true, std::min(bottom, side), std::max(bottom, side)}) == Approx(0.0));
+}
+
+TEST_CASE("pairs across charts, cloths or obstacles are infinitely far in material space", "[collision]") {
+  // Two triangles of one cloth with their own nodes are two charts (panels not sewn together): their material
+  // coordinates overlap, and say nothing about where one panel is from the other.
+  Mesh panels = makeTriangles({{Vec3(0, 0, 0), Vec3(0.01, 0, 0), Vec3(0, 0, -0.01)},
+                               {Vec3(0, 0.002, 0), Vec3(0.01, 0.002, 0), Vec3(0, 0.002, -0.01)}});
+  Mesh other = makeTriangles({{Vec3(0, 0.004, 0), Vec3(0.01, 0.004, 0), Vec3(0, 0.004, -0.01)}});
+  const Obstacle ball(sphereSpec(0.1, Vec3(0, -0.2, 0), 1), "test");
+  std::vector<ClothStep> cloths = {stepOf(panels, Vec3::Zero(), kDt), stepOf(other, Vec3::Zero(), kDt)};
+  const CollisionMesh w = buildCollisionMesh(cloths, {poseAt(ball, 0)});
+  CHECK(w.faceChart[0] != w.faceChart[1]);
+  const double far = std::numeric_limits<double>::infinity();
+  CHECK(materialDistance(w, {false, 0, 1}) == far);  // panel 1's node over panel 2's face
+  CHECK(materialDistance(w, {false, 0, 2}) == far);  // the other cloth
+  CHECK(materialDistance(w, {false, 0, 3}) == far);  // an obstacle face
+  CHECK(materialDistance(w, {false, 6, 0}) == far);
+}
+
+TEST_CASE("a flat unstrained cloth finer than the thickness is not pushed apart from itself", "[collision]") {
+  // 4 mm cells, under the 5 mm thickness: a node and the face of the next cell lie 4 mm apart in the plane, as they
+  // do at rest. Pushed to the thickness they would stretch the cloth, and they used to be, every step (one collision
+  // phase moved nodes of this grid 8.9 mm; a fine skirt's elastic energy grew 200-fold).
+  CollisionParams p;
+  Mesh grid = makeFlatGrid(6, 0.024, 0.0, false);
+  grid.computeMasses(0.15);
+  std::vector<ClothStep> cloths = {stepOf(grid, Vec3::Zero(), kDt)};
+  const std::vector<Vec3> before = cloths[0].x0;
+  CollisionCache cache;
+  const CollisionStepStats st = resolveCollisions(cloths, {}, {}, p, kDt, cache);
+  CHECK(st.contacts[0] > 0);  // the pairs were found within the thickness
+  double moved = 0;
+  for (size_t n = 0; n < grid.nodes.size(); ++n) moved = std::max(moved, (grid.nodes[n].x - before[n]).norm());
+  CHECK(moved < 1e-12);
+
+  SECTION("gathered to half its width, the same cloth is pushed apart") {
+    Mesh gathered = makeFlatGrid(6, 0.024, 0.0, false);
+    for (Node& n : gathered.nodes) n.x.x() *= 0.5;
+    gathered.computeMasses(0.15);
+    std::vector<ClothStep> step = {stepOf(gathered, Vec3::Zero(), kDt)};
+    const std::vector<Vec3> start = step[0].x0;
+    CollisionCache fresh;
+    resolveCollisions(step, {}, {}, p, kDt, fresh);
+    double pushed = 0;
+    for (size_t n = 0; n < gathered.nodes.size(); ++n)
+      pushed = std::max(pushed, (gathered.nodes[n].x - start[n]).norm());
+    CHECK(pushed > 1e-3);
+  }
+  SECTION("two panels 2 mm apart are still pushed to the thickness") {
+    Mesh panels = makeTriangles({{Vec3(0, 0, 0), Vec3(0.02, 0, 0), Vec3(0, 0, -0.02)},
+                                 {Vec3(0, 0.002, 0), Vec3(0.02, 0.002, 0), Vec3(0, 0.002, -0.02)}});
+    panels.computeMasses(0.15);
+    std::vector<ClothStep> layers = {stepOf(panels, Vec3::Zero(), kDt)};
+    CollisionCache fresh;
+    resolveCollisions(layers, {}, {}, p, kDt, fresh);
+    const double gap = panels.nodes[3].x.y() - panels.nodes[0].x.y();
+    CHECK(gap == Approx(p.thickness).margin(1e-9));
+  }
+}
