@@ -14,6 +14,21 @@ bool involvesObstacle(const CollisionMesh& w, const std::array<int, 4>& nodes) {
   return false;
 }
 
+// A pair inside one cloth whose primitives are at least this fraction of their material-space distance apart is at
+// its rest spacing (1 - the fraction is the compression tolerated: the strain limit's default min). Such neighbours
+// are not layers to keep a thickness apart: a remeshed 1 cm cloth has edges of 3-9 mm, so primitives two rings apart
+// lie closer than a 5 mm thickness even flat and at rest, and pushing them to it every step stretched the cloth, the
+// next solve pulled it back, and the strain grew step after step (skirt_walk at a 1 cm size: elastic energy
+// 1 -> 200 J; docs/benchmarks.md). Pairs closer than that (cloth gathered, buckled or folded onto itself) are pushed
+// to the thickness as before, and no pair may cross (the CCD passes).
+constexpr double kRestSpacing = 0.9;
+
+// The distance to push a pair to: the thickness, or where it is for a pair of one cloth at its rest spacing.
+double proximityTarget(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g, double thickness) {
+  if (g.distance >= thickness || g.distance < kRestSpacing * materialDistance(w, c)) return thickness;
+  return g.distance;
+}
+
 }  // namespace
 
 bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu) {
@@ -60,25 +75,6 @@ void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::
     }
   }
 }
-
-namespace {
-
-// A pair inside one cloth whose primitives are at least this fraction of their material-space distance apart is at
-// its rest spacing (1 - the fraction is the compression tolerated: the strain limit's default min). Such neighbours
-// are not layers to keep a thickness apart: a remeshed 1 cm cloth has edges of 3-9 mm, so primitives two rings apart
-// lie closer than a 5 mm thickness even flat and at rest, and pushing them to it every step stretched the cloth, the
-// next solve pulled it back, and the strain grew step after step (skirt_walk at a 1 cm size: elastic energy
-// 1 -> 200 J; docs/benchmarks.md). Pairs closer than that (cloth gathered, buckled or folded onto itself) are pushed
-// to the thickness as before, and no pair may cross (the CCD passes).
-constexpr double kRestSpacing = 0.9;
-
-// The distance to push a pair to: the thickness, or where it is for a pair of one cloth at its rest spacing.
-double proximityTarget(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g, double thickness) {
-  if (g.distance >= thickness || g.distance < kRestSpacing * materialDistance(w, c)) return thickness;
-  return g.distance;
-}
-
-}  // namespace
 
 void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<Candidate>& cands,
                    const CollisionParams& p, CollisionStepStats& st) {

@@ -175,17 +175,20 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
 // help, since the pair is in it already; such pairs get the CCD response (only free members move), kept while the
 // zone does not grow. Zones held only by handles are left to their blend, which keeps a node between held layers
 // that close in on it: pushing there along one contact normal made skirt_walk at 1 cm worse (7 intersecting pairs
-// against 1, one run each). `obstacleZone` flags the representatives of zones with an obstacle node.
-void pushInsideObstacleZones(const CollisionMesh& w, CollisionState& s, const std::vector<Hit>& hits, Zones& zones,
+// against 1, one run each). `obstacleZone` flags the representatives of zones with an obstacle node. Returns true
+// when it pushed a pair.
+bool pushInsideObstacleZones(const CollisionMesh& w, CollisionState& s, const std::vector<Hit>& hits, Zones& zones,
                              const std::vector<char>& inZone, const std::vector<char>& obstacleZone,
                              const CollisionParams& p) {
+  bool pushed = false;
   for (const Hit& h : hits) {
     const auto nodes = candidateNodes(w, h.candidate);
     const int zone = zones.find(nodes[0]);
     bool inside = inZone[nodes[0]] && obstacleZone[zone];
     for (int k = 1; k < 4; ++k) inside = inside && inZone[nodes[k]] && zones.find(nodes[k]) == zone;
-    if (inside) separate(s, nodes, h.g, 0.1 * p.thickness, frictionOf(w, nodes, p));
+    if (inside) pushed = separate(s, nodes, h.g, 0.1 * p.thickness, frictionOf(w, nodes, p)) || pushed;
   }
+  return pushed;
 }
 
 }  // namespace
@@ -255,8 +258,7 @@ int impactZones(const CollisionMesh& w, CollisionState& s, std::vector<Hit> hits
     st.zones = std::max(st.zones, count);
     ++st.zonePasses;
     hits = detector.detect(w, s);
-    pushInsideObstacleZones(w, s, hits, zones, inZone, obstacleZone, p);
-    hits = detector.detect(w, s);
+    if (pushInsideObstacleZones(w, s, hits, zones, inZone, obstacleZone, p)) hits = detector.detect(w, s);
   }
   return int(hits.size());
 }
