@@ -14,12 +14,17 @@ struct FreeNodeSystem {
   int freeNodes = 0;
   Eigen::SparseMatrix<double> A;  // 3 freeNodes square, symmetric positive definite (both triangles stored)
   Eigen::VectorXd b;              // N s
+  // Scratch of the assembly, kept so that a system reused step after step allocates nothing.
+  std::vector<int> rowFirst;
+  std::vector<std::pair<int, Mat3>> rowEntries;
 };
 
 // Builds A and b of `sys` over its free nodes (sys.fixed == 0). Entries are in a fixed order (columns increasing
 // within each column), so the sparsity pattern is the same for every step while the pairs and the held nodes do not
 // change.
 FreeNodeSystem assembleFreeNodeSystem(const ImplicitSystem& sys, const DynamicsState& state);
+// The same into an existing system, reusing its storage.
+void assembleFreeNodeSystemInto(FreeNodeSystem& out, const ImplicitSystem& sys, const DynamicsState& state);
 
 // dv of every node: the solution `x` (3 per free node) for free nodes, the prescribed dv for held ones.
 std::vector<Vec3> scatterFreeSolution(const ImplicitSystem& sys, const std::vector<int>& slot,
