@@ -10,23 +10,25 @@ namespace {
 
 double evalCubic(double c0, double c1, double c2, double c3, double t) { return ((c3 * t + c2) * t + c1) * t + c0; }
 
-// Roots in (0, 1) of a c2 t^2 + c1 t + c0 written as qa t^2 + qb t + qc (the cubic's derivative).
-std::vector<double> quadraticRootsInUnit(double qa, double qb, double qc) {
-  std::vector<double> out;
+// Roots in (0, 1) of qa t^2 + qb t + qc (the cubic's derivative), sorted.
+CandidateTimes quadraticRootsInUnit(double qa, double qb, double qc) {
+  CandidateTimes roots;
   const double scale = std::max({std::abs(qa), std::abs(qb), std::abs(qc)});
-  if (scale == 0) return out;
+  if (scale == 0) return roots;
   if (std::abs(qa) <= 1e-14 * scale) {
-    if (std::abs(qb) > 1e-14 * scale) out.push_back(-qc / qb);
+    if (std::abs(qb) > 1e-14 * scale) roots.push(-qc / qb);
   } else {
     double disc = qb * qb - 4 * qa * qc;
     if (disc >= 0) {
       // Numerically stable pair of roots.
       double q = -0.5 * (qb + std::copysign(std::sqrt(disc), qb));
-      out.push_back(q / qa);
-      if (q != 0) out.push_back(qc / q);
+      roots.push(q / qa);
+      if (q != 0) roots.push(qc / q);
     }
   }
-  out.erase(std::remove_if(out.begin(), out.end(), [](double t) { return !(t > 0 && t < 1); }), out.end());
+  CandidateTimes out;
+  for (double t : roots)
+    if (t > 0 && t < 1) out.push(t);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -42,14 +44,14 @@ std::array<double, 4> coplanarityCubic(const std::array<Vec3, 3>& e, const std::
 }
 
 // Candidate times for a primitive; the cubic vanishing identically (coplanar motion) gives evenly spaced samples.
-std::vector<double> candidateTimes(const std::array<Vec3, 3>& e, const std::array<Vec3, 3>& d) {
+CandidateTimes candidateTimes(const std::array<Vec3, 3>& e, const std::array<Vec3, 3>& d) {
   double len = 0;
   for (int i = 0; i < 3; ++i) len = std::max({len, e[i].norm(), d[i].norm()});
   auto c = coplanarityCubic(e, d);
   const double eps = 1e-12 * len * len * len;
   if (std::abs(c[0]) <= eps && std::abs(c[1]) <= eps && std::abs(c[2]) <= eps && std::abs(c[3]) <= eps) {
-    std::vector<double> samples;
-    for (int k = 0; k <= 4; ++k) samples.push_back(k / 4.0);
+    CandidateTimes samples;
+    for (int k = 0; k <= 4; ++k) samples.push(k / 4.0);
     return samples;
   }
   return cubicCandidateTimes(c[0], c[1], c[2], c[3]);
@@ -142,15 +144,16 @@ std::optional<ContactGeometry> earliest(const MovingPoints& m, const std::array<
 
 }  // namespace
 
-std::vector<double> cubicCandidateTimes(double c0, double c1, double c2, double c3) {
-  std::vector<double> breaks = quadraticRootsInUnit(3 * c3, 2 * c2, c1);
-  std::vector<double> times = {0.0};
-  std::vector<double> knots = {0.0};
-  knots.insert(knots.end(), breaks.begin(), breaks.end());
-  knots.push_back(1.0);
+CandidateTimes cubicCandidateTimes(double c0, double c1, double c2, double c3) {
+  const CandidateTimes breaks = quadraticRootsInUnit(3 * c3, 2 * c2, c1);
+  CandidateTimes times, knots;
+  times.push(0.0);
+  knots.push(0.0);
+  for (double t : breaks) knots.push(t);
+  knots.push(1.0);
   // Between consecutive critical points the cubic is monotone: one sign change at most, found by bisection.
-  for (size_t k = 0; k + 1 < knots.size(); ++k) {
-    double lo = knots[k], hi = knots[k + 1];
+  for (int k = 0; k + 1 < knots.count; ++k) {
+    double lo = knots.t[k], hi = knots.t[k + 1];
     double flo = evalCubic(c0, c1, c2, c3, lo), fhi = evalCubic(c0, c1, c2, c3, hi);
     if ((flo < 0 && fhi > 0) || (flo > 0 && fhi < 0)) {
       for (int it = 0; it < 60 && hi - lo > 1e-15; ++it) {
@@ -162,13 +165,13 @@ std::vector<double> cubicCandidateTimes(double c0, double c1, double c2, double 
           hi = mid;
         }
       }
-      times.push_back(lo);
+      times.push(lo);
     }
-    if (k + 1 < knots.size() - 1) times.push_back(knots[k + 1]);
+    if (k + 1 < knots.count - 1) times.push(knots.t[k + 1]);
   }
-  times.push_back(1.0);
+  times.push(1.0);
   std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
+  times.count = int(std::unique(times.begin(), times.end()) - times.begin());
   return times;
 }
 

@@ -29,6 +29,16 @@ double proximityTarget(const CollisionMesh& w, const Candidate& c, const Contact
   return g.distance;
 }
 
+// Against an obstacle the thickness is kept between cloth nodes and the obstacle's faces only (here and in the
+// step's solve, dynamics/obstacle_contact.h). An obstacle's corner under a cloth face, or its edge across a cloth
+// edge, would push the cloth along the face's or the edges' own normal, away from where the solve's node contacts
+// hold it; step after step that fight pumped elastic energy into cloth resting on a ball (sheet_on_sphere: 2.1 J at
+// the start, 14 J on the ball). Those features are still kept from crossing the cloth by the CCD passes.
+bool keptApartByProximity(const CollisionMesh& w, const Candidate& c) {
+  const std::array<int, 4> nodes = candidateNodes(w, c);
+  return c.edgeEdge ? !involvesObstacle(w, nodes) : w.nodeCloth[nodes[0]] >= 0;
+}
+
 }  // namespace
 
 bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu) {
@@ -81,6 +91,7 @@ void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<
   std::vector<std::optional<ContactGeometry>> found(cands.size());
 #pragma omp parallel for schedule(dynamic, 64)
   for (long i = 0; i < long(cands.size()); ++i) {
+    if (!keptApartByProximity(w, cands[i])) continue;
     MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
     found[i] = cands[i].edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
   }
@@ -92,13 +103,6 @@ void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<
   std::sort(close.begin(), close.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [c, g] : close) {
     auto nodes = candidateNodes(w, c);
-    // Against an obstacle the thickness is kept between cloth nodes and the obstacle's faces only (here and in the
-    // step's solve, dynamics/obstacle_contact.h). An obstacle's corner under a cloth face, or its edge across a
-    // cloth edge, would push the cloth along the face's or the edges' own normal, away from where the solve's node
-    // contacts hold it; step after step that fight pumped elastic energy into cloth resting on a ball
-    // (sheet_on_sphere: 2.1 J at the start, 14 J on the ball). Those features are still kept from crossing the
-    // cloth by the CCD passes.
-    if (c.edgeEdge ? involvesObstacle(w, nodes) : w.nodeCloth[nodes[0]] < 0) continue;
     countContact(w, nodes, st.contacts);
     separate(s, nodes, g, proximityTarget(w, c, g, p.thickness), frictionOf(w, nodes, p));
   }
