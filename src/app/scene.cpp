@@ -100,7 +100,9 @@ Mesh buildClothMesh(const ClothSpec& cloth, const Shot& shot) {
 Scene buildScene(const Shot& shot) {
   Scene scene;
   // Obstacles first: handles bound to one (`bind_to`) attach to its surface at frame 0.
-  for (const ObstacleSpec& spec : shot.obstacles) scene.obstacles.emplace_back(spec, shot.file.string());
+  auto sequenceFiles = std::make_shared<SequenceFiles>();  // one cycle played by several characters is read once
+  for (const ObstacleSpec& spec : shot.obstacles)
+    scene.obstacles.emplace_back(spec, shot.file.string(), sequenceFiles);
   const BindSurfaces surfaces = bindSurfacesOf(shot, scene.obstacles);
   for (const ClothSpec& spec : shot.cloths) {
     Cloth cloth;

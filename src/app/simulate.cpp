@@ -155,6 +155,16 @@ Occluders viewOccluders(Scene& scene) {
   return occluders;
 }
 
+// The obstacles' field at the current time: built once per frame (a new build, not a moved field, so that a resumed
+// run answers the same), shared by the sizing and the contact measures.
+const ObstacleField& frameObstacleField(Scene& scene) {
+  if (!scene.frameField || scene.frameFieldAt != scene.time) {
+    scene.frameField.emplace(scene.obstaclePoses.at(scene.obstacles, scene.time));
+    scene.frameFieldAt = scene.time;
+  }
+  return *scene.frameField;
+}
+
 // Sizing and remeshing of every cloth at the current time. The sizing field's obstacle term sees obstacles within
 // ten cloth thicknesses (docs/design.md §2), through the same proximity queries as the collision phase. `useView` false
 // (`--no-view`) ignores every cloth's `view`.
@@ -168,7 +178,7 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
   std::optional<ObstacleProximity> obstacles;
   {
     ScopedPhase timer(report, Phase::Sizing);
-    obstacles.emplace(scene.obstaclePoses.at(scene.obstacles, scene.time), 10.0 * shot.collision.thickness);
+    obstacles.emplace(frameObstacleField(scene), 10.0 * shot.collision.thickness);
   }
   // Remeshing keeps the cloths free of intersections (collision/sweep_guard.h): each cloth's flips and collapses are
   // checked against the obstacles, the other cloths as they are then, and (with self-collision) itself.
@@ -215,7 +225,7 @@ struct ContactMeasures {
 
 ContactMeasures measureContacts(Scene& scene) {
   ContactMeasures m;
-  ObstacleField field(scene.obstaclePoses.at(scene.obstacles, scene.time));
+  const ObstacleField& field = frameObstacleField(scene);
   std::vector<const Mesh*> meshes;
   for (const Cloth& cloth : scene.cloths) {
     m.maxPenetration.push_back(maxPenetration(cloth.mesh, field));

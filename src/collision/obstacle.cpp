@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "io/atomic_file.h"
@@ -58,7 +59,8 @@ Channels interpolate(const std::vector<ObstacleKey>& keys, bool smooth, double t
 
 }  // namespace
 
-Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile) : spec_(spec), shotFile_(shotFile) {
+Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::shared_ptr<SequenceFiles> files)
+    : spec_(spec), shotFile_(shotFile), files_(std::move(files)) {
   using Shape = ObstacleSpec::Shape;
   switch (spec.shape) {
     case Shape::Sphere: makeIcosphere(spec.radius, spec.subdivisions, rest_, faces_); break;
@@ -74,7 +76,12 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile) : spec
       if (!std::filesystem::exists(first))
         throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/pattern: the first file " + first +
                          " does not exist");
-      readObstacleObj(first, rest_, faces_);
+      if (!files_) files_ = std::make_shared<SequenceFiles>();
+      {
+        const std::shared_ptr<const SequenceFile> firstFile = files_->get(first);
+        rest_ = firstFile->x;
+        faces_ = firstFile->faces;
+      }
       // A looping cycle also takes the files numbered below `first` (the character starts mid-cycle).
       sequenceBase_ = spec.firstFrame;
       while (spec.sequenceLoop && sequenceBase_ > 0 && std::filesystem::exists(sequenceFile(spec.pattern, sequenceBase_ - 1)))
@@ -82,7 +89,6 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile) : spec
       sequenceFrames_ = spec.firstFrame - sequenceBase_ + 1;
       while (sequenceFrames_ < 1000000 && std::filesystem::exists(sequenceFile(spec.pattern, sequenceBase_ + sequenceFrames_)))
         ++sequenceFrames_;
-      cache_[spec.firstFrame - sequenceBase_] = rest_;
       break;
     }
   }
@@ -109,23 +115,13 @@ Mat3 Obstacle::linearAt(double t, Vec3& translation) const {
   return key * placement;
 }
 
-const std::vector<Vec3>& Obstacle::sequenceFrame(int index) const {
-  auto found = cache_.find(index);
-  if (found != cache_.end()) return found->second;
-  if (cache_.size() >= 4) {  // drop the frame farthest from `index`
-    auto far = std::max_element(cache_.begin(), cache_.end(), [&](const auto& a, const auto& b) {
-      return std::abs(a.first - index) < std::abs(b.first - index);
-    });
-    cache_.erase(far);
-  }
+std::shared_ptr<const SequenceFile> Obstacle::sequenceFrame(int index) const {
   const std::string file = sequenceFile(spec_.pattern, sequenceBase_ + index);
-  std::vector<Vec3> x;
-  std::vector<Tri> faces;
-  readObstacleObj(file, x, faces);
-  if (x.size() != rest_.size() || faces != faces_)
+  std::shared_ptr<const SequenceFile> frame = files_->get(file);
+  if (frame->x.size() != rest_.size() || frame->faces != faces_)
     throw InputError(file + ": expected the same vertices and faces as the sequence's first file (" +
                      std::to_string(rest_.size()) + " vertices, " + std::to_string(faces_.size()) + " faces)");
-  return cache_[index] = std::move(x);
+  return frame;
 }
 
 double Obstacle::sequencePosition(double t) const {
@@ -143,10 +139,10 @@ std::vector<Vec3> Obstacle::restPositionsAt(double t) const {
   // Past the last file a loop blends back into file 0; a plain sequence holds the last file.
   const int j = i < last ? i + 1 : (spec_.sequenceLoop ? 0 : last);
   const double s = f - i;
-  std::vector<Vec3> a = sequenceFrame(i);  // copy: loading j may evict i
+  std::vector<Vec3> a = sequenceFrame(i)->x;
   if (s == 0 || i == j) return a;
-  const std::vector<Vec3>& b = sequenceFrame(j);
-  for (size_t k = 0; k < a.size(); ++k) a[k] = (1 - s) * a[k] + s * b[k];
+  const std::shared_ptr<const SequenceFile> b = sequenceFrame(j);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = (1 - s) * a[k] + s * b->x[k];
   return a;
 }
 

@@ -3,12 +3,12 @@
 // Static, rigidly animated by keys (translate, rotate, scale; linear or Catmull-Rom), deforming (an OBJ sequence
 // interpolated between files), or a ground plane (an infinite half-space; a square is kept only for drawing).
 #include <array>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "collision/params.h"
+#include "collision/sequence_files.h"
 #include "mesh/types.h"
 
 namespace adacloth {
@@ -16,7 +16,8 @@ namespace adacloth {
 class Obstacle {
  public:
   // Loads or generates the mesh. Missing or malformed files are InputErrors naming `shotFile` and the JSON pointer.
-  Obstacle(const ObstacleSpec& spec, const std::string& shotFile);
+  // A sequence reads its files through `files` (shared by a scene's obstacles; a cache of its own when null).
+  Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::shared_ptr<SequenceFiles> files = nullptr);
 
   const ObstacleSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }
@@ -33,7 +34,7 @@ class Obstacle {
 
  private:
   Mat3 linearAt(double t, Vec3& translation) const;
-  const std::vector<Vec3>& sequenceFrame(int index) const;
+  std::shared_ptr<const SequenceFile> sequenceFrame(int index) const;
   double sequencePosition(double t) const;  // fractional file index from sequenceBase_ at time t
   std::vector<Vec3> restPositionsAt(double t) const;
 
@@ -44,7 +45,7 @@ class Obstacle {
   std::vector<std::array<int, 2>> edges_;
   int sequenceFrames_ = 1;  // number of files found for a sequence (a looping one: the whole cycle)
   int sequenceBase_ = 0;    // number of the file at index 0 (firstFrame, or the cycle's lowest file when looping)
-  mutable std::map<int, std::vector<Vec3>> cache_;  // a few sequence frames, by index from sequenceBase_
+  std::shared_ptr<SequenceFiles> files_;  // sequence files read so far (shared with copies and the scene's others)
 };
 
 // An obstacle's state at one instant: world positions of its nodes and, for a ground, its plane.

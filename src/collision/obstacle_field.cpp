@@ -33,6 +33,18 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
     m.faceEdge.resize(m.faces.size());
     for (size_t f = 0; f < m.faces.size(); ++f)
       for (int k = 0; k < 3; ++k) m.faceEdge[f][k] = edgeIndex(m.edges, m.faces[f][k], m.faces[f][(k + 1) % 3]);
+    m.vertexFaceStart.assign(pose.x.size() + 1, 0);
+    for (const Tri& t : m.faces)
+      for (int k = 0; k < 3; ++k)
+        if (k == 0 || (t[k] != t[0] && (k == 1 || t[k] != t[1]))) ++m.vertexFaceStart[t[k] + 1];
+    for (size_t v = 0; v < pose.x.size(); ++v) m.vertexFaceStart[v + 1] += m.vertexFaceStart[v];
+    m.vertexFaces.resize(m.vertexFaceStart.back());
+    std::vector<int> fill(m.vertexFaceStart.begin(), m.vertexFaceStart.end() - 1);
+    for (size_t f = 0; f < m.faces.size(); ++f) {
+      const Tri& t = m.faces[f];
+      for (int k = 0; k < 3; ++k)
+        if (k == 0 || (t[k] != t[0] && (k == 1 || t[k] != t[1]))) m.vertexFaces[fill[t[k]]++] = int(f);
+    }
     place(m, pose.x, false);
     meshes_.push_back(std::move(m));
   }
@@ -61,7 +73,6 @@ bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
 
 void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
   m.x = x;
-  m.vertexNormal.assign(m.x.size(), Vec3::Zero());
   m.edgeNormal.assign(m.edges.size(), Vec3::Zero());
   m.faceNormal.resize(m.faces.size());
   std::vector<Aabb> boxes(m.faces.size());
@@ -71,12 +82,22 @@ void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
     m.faceNormal[f] = n.allFinite() ? n : Vec3::Zero();
     for (int k = 0; k < 3; ++k) {
       boxes[f].add(m.x[t[k]]);
-      m.vertexNormal[t[k]] += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * m.faceNormal[f];
       m.edgeNormal[m.faceEdge[f][k]] += m.faceNormal[f];
     }
   }
   if (refit) m.tree.refit(boxes);
   else m.tree.build(boxes);
+}
+
+Vec3 ObstacleField::vertexNormal(const MeshData& m, int v) {
+  Vec3 normal = Vec3::Zero();
+  for (int i = m.vertexFaceStart[v]; i < m.vertexFaceStart[v + 1]; ++i) {
+    const int f = m.vertexFaces[i];
+    const Tri& t = m.faces[f];
+    for (int k = 0; k < 3; ++k)
+      if (t[k] == v) normal += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * m.faceNormal[f];
+  }
+  return normal;
 }
 
 std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance) const {
@@ -110,9 +131,9 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
       case TriFeature::Edge0: pseudo = m.edgeNormal[m.faceEdge[bestFace][0]]; break;
       case TriFeature::Edge1: pseudo = m.edgeNormal[m.faceEdge[bestFace][1]]; break;
       case TriFeature::Edge2: pseudo = m.edgeNormal[m.faceEdge[bestFace][2]]; break;
-      case TriFeature::Vert0: pseudo = m.vertexNormal[t[0]]; break;
-      case TriFeature::Vert1: pseudo = m.vertexNormal[t[1]]; break;
-      case TriFeature::Vert2: pseudo = m.vertexNormal[t[2]]; break;
+      case TriFeature::Vert0: pseudo = vertexNormal(m, t[0]); break;
+      case TriFeature::Vert1: pseudo = vertexNormal(m, t[1]); break;
+      case TriFeature::Vert2: pseudo = vertexNormal(m, t[2]); break;
     }
     const Vec3 away = x - bestHit.point;
     const double sign = away.dot(pseudo) < 0 ? -1.0 : 1.0;

@@ -32,14 +32,20 @@ class ObstacleField {
     const Obstacle* obstacle = nullptr;
     std::vector<Vec3> x;
     std::vector<Tri> faces;
-    std::vector<Vec3> faceNormal, vertexNormal;  // vertex: angle-weighted (unnormalized)
+    std::vector<Vec3> faceNormal;
+    std::vector<int> vertexFaceStart, vertexFaces;  // faces around each vertex, ascending (CSR)
     std::vector<std::array<int, 2>> edges;       // sorted
     std::vector<Vec3> edgeNormal;                // sum of the adjacent face normals
     std::vector<std::array<int, 3>> faceEdge;    // index in `edges` of each face's edges (t0 t1, t1 t2, t2 t0)
     Bvh tree;
   };
-  // Sets m's positions to x and recomputes its normals and tree (built anew, or refitted with `refit`).
+  // Sets m's positions to x and recomputes its face and edge normals and tree (built anew, or refitted with
+  // `refit`).
   static void place(MeshData& m, const std::vector<Vec3>& x, bool refit);
+  // The angle-weighted (unnormalized) pseudo-normal of vertex v, computed when a query's nearest feature is a vertex:
+  // its three atan2 per face were most of moving the field every step (crowd: 6 % of the frame), for a handful of
+  // queries that end on a vertex. Summed in face order, as computing them all at once did, so bit for bit the same.
+  static Vec3 vertexNormal(const MeshData& m, int v);
   std::vector<MeshData> meshes_;
   std::vector<std::pair<Vec3, Vec3>> planes_;  // point, unit normal
 };
@@ -48,11 +54,12 @@ class ObstacleField {
 // (docs/design.md §2).
 class ObstacleProximity : public ProximityQuery {
  public:
-  ObstacleProximity(const std::vector<ObstaclePose>& poses, double range) : field_(poses), range_(range) {}
+  // `field` must outlive this.
+  ObstacleProximity(const ObstacleField& field, double range) : field_(field), range_(range) {}
   std::optional<ProximitySample> query(const Vec3& x) const override { return field_.nearest(x, range_); }
 
  private:
-  ObstacleField field_;
+  const ObstacleField& field_;
   double range_;
 };
 

@@ -24,7 +24,7 @@ struct ThreeFiles {
     const double shift[3] = {0, 1, 4};
     for (int k = 0; k < 3; ++k) test::writeText(dir / ("body_000" + std::to_string(k) + ".obj"), triangleAt(shift[k]));
   }
-  Obstacle obstacle(bool loop, int first) const {
+  Obstacle obstacle(bool loop, int first, std::shared_ptr<SequenceFiles> shared = nullptr) const {
     ObstacleSpec spec;
     spec.shape = ObstacleSpec::Shape::Sequence;
     spec.name = "body";
@@ -33,7 +33,7 @@ struct ThreeFiles {
     spec.sequenceFps = 2;
     spec.firstFrame = first;
     spec.sequenceLoop = loop;
-    return Obstacle(spec, "conf/s.json");
+    return Obstacle(spec, "conf/s.json", std::move(shared));
   }
 };
 
@@ -92,4 +92,31 @@ TEST_CASE("the loop key is read from the shot and defaults to false", "[obstacle
   CHECK_THAT(test::shotErrorOf(R"({"cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}}],
                "obstacles": [{"mesh": {"sequence": {"pattern": "b_%04d.obj", "loop": 1}}}]})"),
              Catch::Contains("/obstacles/0/mesh/sequence/loop"));
+}
+
+TEST_CASE("obstacles playing one sequence read each file once", "[obstacle-sequence]") {
+  // A crowd plays one cycle on several characters, and a bound garment keeps a copy of its character.
+  ThreeFiles files;
+  auto shared = std::make_shared<SequenceFiles>();
+  Obstacle a = files.obstacle(true, 0, shared), b = files.obstacle(true, 1, shared);
+  const Obstacle copy = a;
+  CHECK(shared->reads() == 2);  // files 0 and 1, each read by the constructor of the obstacle starting there
+  CHECK(xAt(a, 0.25) == Approx(0.5));
+  CHECK(xAt(b, 0.25) == Approx(2.5));  // half a file later: between files 1 and 2
+  CHECK(xAt(copy, 0.25) == Approx(0.5));
+  CHECK(xAt(b, 0.0) == Approx(1.0));
+  CHECK(shared->reads() == 3);  // files 0, 1 and 2, each once
+}
+
+TEST_CASE("the shared sequence cache drops the least recently used file", "[obstacle-sequence]") {
+  ThreeFiles files;
+  auto shared = std::make_shared<SequenceFiles>(2);
+  Obstacle o = files.obstacle(false, 0, shared);  // reads file 0
+  CHECK(xAt(o, 0.5) == Approx(1.0));               // file 1
+  CHECK(xAt(o, 1.0) == Approx(4.0));               // file 2, dropping file 0
+  CHECK(shared->reads() == 3);
+  CHECK(xAt(o, 0.5) == Approx(1.0));               // file 1: still kept
+  CHECK(shared->reads() == 3);
+  CHECK(xAt(o, 0.0) == Approx(0.0));               // file 0 again
+  CHECK(shared->reads() == 4);
 }
