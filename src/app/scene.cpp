@@ -1,5 +1,7 @@
 #include "app/scene.h"
 
+#include <algorithm>
+
 #include "app/bind_surface.h"
 #include "config/camera_file.h"
 #include "io/error.h"
@@ -100,7 +102,12 @@ Mesh buildClothMesh(const ClothSpec& cloth, const Shot& shot) {
 Scene buildScene(const Shot& shot) {
   Scene scene;
   // Obstacles first: handles bound to one (`bind_to`) attach to its surface at frame 0.
-  auto sequenceFiles = std::make_shared<SequenceFiles>();  // one cycle played by several characters is read once
+  // One cycle played by several characters is read once. Room for 4 files per sequence (a step blends two, and its
+  // start and end may fall on either side of a file), so that many distinct sequences do not evict each other.
+  const size_t sequences = std::count_if(shot.obstacles.begin(), shot.obstacles.end(), [](const ObstacleSpec& o) {
+    return o.shape == ObstacleSpec::Shape::Sequence;
+  });
+  auto sequenceFiles = std::make_shared<SequenceFiles>(std::max<size_t>(16, 4 * sequences));
   for (const ObstacleSpec& spec : shot.obstacles)
     scene.obstacles.emplace_back(spec, shot.file.string(), sequenceFiles);
   const BindSurfaces surfaces = bindSurfacesOf(shot, scene.obstacles);

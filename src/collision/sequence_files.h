@@ -20,7 +20,7 @@ struct SequenceFile {
 
 class SequenceFiles {
  public:
-  // `capacity`: files kept (a character needs the two around the current time, and a step asks for its start and end).
+  // `capacity`: files kept (a sequence needs the two around the current time, and a step asks for its start and end).
   explicit SequenceFiles(size_t capacity = 16) : capacity_(capacity) {}
   // The file's contents, read on first use (readObstacleObj: an InputError when missing or malformed).
   std::shared_ptr<const SequenceFile> get(const std::string& file);
