@@ -3,6 +3,7 @@
 // bottom-up when the primitives move (every step) and rebuilt when they change (after remeshing).
 // Traversals are serial and visit pairs in a fixed order, so whatever collects their output is deterministic.
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "mesh/types.h"
@@ -112,6 +113,7 @@ class Bvh {
   std::vector<char> marked_;  // per node: some primitive below is marked (empty: none)
   std::vector<int> ids_;      // build scratch, kept to avoid reallocating
   std::vector<Vec3> centres_;
+  std::vector<std::pair<double, int>> keys_;  // build scratch: one range's split coordinates and ids
   size_t primitives_ = 0;
 };
 
