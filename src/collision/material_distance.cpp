@@ -3,29 +3,27 @@
 #include <algorithm>
 #include <limits>
 
+#include "mesh/plane_geometry.h"
+
 namespace adacloth {
 namespace {
 
 constexpr double kFar = std::numeric_limits<double>::infinity();
 
 double pointSegment(const Vec2& p, const Vec2& a, const Vec2& b) {
-  const Vec2 ab = b - a;
-  const double length2 = ab.squaredNorm();
-  const double t = length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - p).norm();
+  return (a + segmentParameter(a, b, p) * (b - a) - p).norm();
 }
 
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
-
 double segmentSegment(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
-  const double sc = cross(b - a, c - a), sd = cross(b - a, d - a), sa = cross(d - c, a - c), sb = cross(d - c, b - c);
+  const double sc = cross2(b - a, c - a), sd = cross2(b - a, d - a);
+  const double sa = cross2(d - c, a - c), sb = cross2(d - c, b - c);
   if ((sc > 0) != (sd > 0) && (sa > 0) != (sb > 0)) return 0;
   return std::min({pointSegment(a, c, d), pointSegment(b, c, d), pointSegment(c, a, b), pointSegment(d, a, b)});
 }
 
 // Distance from p to the triangle abc (0 inside).
 double pointTriangle(const Vec2& p, const Vec2& a, const Vec2& b, const Vec2& c) {
-  const double ab = cross(b - a, p - a), bc = cross(c - b, p - b), ca = cross(a - c, p - c);
+  const double ab = cross2(b - a, p - a), bc = cross2(c - b, p - b), ca = cross2(a - c, p - c);
   if ((ab >= 0 && bc >= 0 && ca >= 0) || (ab <= 0 && bc <= 0 && ca <= 0)) return 0;
   return std::min({pointSegment(p, a, b), pointSegment(p, b, c), pointSegment(p, c, a)});
 }

@@ -13,6 +13,9 @@ double cornerAngle(const Vec3& at, const Vec3& a, const Vec3& b) {
   return std::atan2(u.cross(v).norm(), u.dot(v));
 }
 
+// True for the first corner of `t` holding its node (a degenerate face may hold a node twice).
+bool firstCornerOfNode(const Tri& t, int k) { return k == 0 || (t[k] != t[0] && (k == 1 || t[k] != t[1])); }
+
 int edgeIndex(const std::vector<std::array<int, 2>>& edges, int a, int b) {
   std::array<int, 2> key = {std::min(a, b), std::max(a, b)};
   return int(std::lower_bound(edges.begin(), edges.end(), key) - edges.begin());
@@ -36,14 +39,14 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
     m.vertexFaceStart.assign(pose.x.size() + 1, 0);
     for (const Tri& t : m.faces)
       for (int k = 0; k < 3; ++k)
-        if (k == 0 || (t[k] != t[0] && (k == 1 || t[k] != t[1]))) ++m.vertexFaceStart[t[k] + 1];
+        if (firstCornerOfNode(t, k)) ++m.vertexFaceStart[t[k] + 1];
     for (size_t v = 0; v < pose.x.size(); ++v) m.vertexFaceStart[v + 1] += m.vertexFaceStart[v];
     m.vertexFaces.resize(m.vertexFaceStart.back());
     std::vector<int> fill(m.vertexFaceStart.begin(), m.vertexFaceStart.end() - 1);
     for (size_t f = 0; f < m.faces.size(); ++f) {
       const Tri& t = m.faces[f];
       for (int k = 0; k < 3; ++k)
-        if (k == 0 || (t[k] != t[0] && (k == 1 || t[k] != t[1]))) m.vertexFaces[fill[t[k]]++] = int(f);
+        if (firstCornerOfNode(t, k)) m.vertexFaces[fill[t[k]]++] = int(f);
     }
     place(m, pose.x, false);
     meshes_.push_back(std::move(m));

@@ -14,7 +14,7 @@ struct FreeNodeSystem {
   int freeNodes = 0;
   Eigen::SparseMatrix<double> A;  // 3 freeNodes square, symmetric positive definite (both triangles stored)
   Eigen::VectorXd b;              // N s
-  // Scratch of the assembly, kept so that a system reused step after step allocates nothing.
+  // Scratch of the assembly, kept so that a system reused step after step does not allocate its rows again.
   std::vector<int> rowFirst;
   std::vector<std::pair<int, Mat3>> rowEntries;
 };

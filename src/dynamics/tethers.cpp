@@ -6,10 +6,10 @@
 #include <queue>
 #include <tuple>
 
+#include "mesh/plane_geometry.h"
+
 namespace adacloth {
 namespace {
-
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 // The groups of held nodes connected by mesh edges: a group id per node (-1 where not held), and the count.
 std::vector<int> heldGroups(const DynamicsState& state, const std::vector<char>& held, size_t nodeCount,
@@ -97,7 +97,7 @@ bool segmentInside(const Mesh& mesh, int from, int to) {
       const int c = cornerOf(face, from);
       const int v1 = face.verts[size_t((c + 1) % 3)], v2 = face.verts[size_t((c + 2) % 3)];
       const Vec2 e1 = mesh.verts[size_t(v1)].u - p, e2 = mesh.verts[size_t(v2)].u - p;
-      const double c1 = cross(e1, d), c2 = cross(d, e2);
+      const double c1 = cross2(e1, d), c2 = cross2(d, e2);
       if (c1 < 0 || c2 < 0) continue;
       if (v1 == to || v2 == to) return true;
       if (c1 == 0) next = v1;
@@ -114,7 +114,7 @@ bool segmentInside(const Mesh& mesh, int from, int to) {
       const Face& face = mesh.faces[size_t(f)];
       const int w = face.verts[size_t(corner)];
       if (w == to) return true;
-      const double side = cross(d, mesh.verts[size_t(w)].u - p);
+      const double side = cross2(d, mesh.verts[size_t(w)].u - p);
       if (side == 0) {
         next = w;
         break;

@@ -4,18 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include "mesh/plane_geometry.h"
+
 namespace adacloth {
 namespace {
-
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
-
-// Nearest point of segment a-b to u as the parameter t in [0, 1] (point a + t (b - a)).
-double segmentParameter(const Vec2& a, const Vec2& b, const Vec2& u) {
-  const Vec2 d = b - a;
-  const double len2 = d.squaredNorm();
-  if (len2 <= 0) return 0.0;
-  return std::clamp((u - a).dot(d) / len2, 0.0, 1.0);
-}
 
 // The smallest barycentric weight: how deep inside its face a located point is (0 on an edge).
 double depthOf(const MaterialLocation& m) { return m.bary.minCoeff(); }
@@ -32,9 +24,9 @@ bool better(const MaterialLocation& a, double depthA, const MaterialLocation& b,
 
 MaterialLocation nearestInTriangle(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& u) {
   MaterialLocation m;
-  const double area2 = cross(b - a, c - a);
+  const double area2 = cross2(b - a, c - a);
   if (area2 > 0) {
-    const Vec3 l(cross(b - u, c - u) / area2, cross(c - u, a - u) / area2, cross(a - u, b - u) / area2);
+    const Vec3 l(cross2(b - u, c - u) / area2, cross2(c - u, a - u) / area2, cross2(a - u, b - u) / area2);
     if (l.minCoeff() >= 0) {
       m.bary = l / l.sum();
       m.distance = 0;
