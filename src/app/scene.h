@@ -49,8 +49,9 @@ struct Scene {
   // Time (s) of the poses the contact field was built at (NaN: none yet). A moved field answers like a new one only
   // up to rounding (its trees keep the build's shape), so a resumed run rebuilds it at this time and moves it on.
   double contactFieldBuiltAt = std::numeric_limits<double>::quiet_NaN();
-  // The obstacles at `frameFieldAt` (s), built anew once per frame for the sizing's obstacle term and the frame's
-  // contact measures (the same poses, so one field serves both).
+  // The obstacles at `frameFieldAt` (s), once per frame for the sizing's obstacle term, the frame's contact measures
+  // and the remesher's sweep guard (the same poses, so one field serves all three). Moved from frame to frame with
+  // its trees rebuilt, so it answers exactly as a field built anew (and as a resumed run's).
   std::optional<ObstacleField> frameField;
   double frameFieldAt = std::numeric_limits<double>::quiet_NaN();
   double time = 0.0;  // s

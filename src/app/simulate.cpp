@@ -159,7 +159,9 @@ Occluders viewOccluders(Scene& scene) {
 // run answers the same), shared by the sizing and the contact measures.
 const ObstacleField& frameObstacleField(Scene& scene) {
   if (!scene.frameField || scene.frameFieldAt != scene.time) {
-    scene.frameField.emplace(scene.obstaclePoses.at(scene.obstacles, scene.time));
+    // The last frame's field keeps the meshes' adjacency; its trees are rebuilt, so it answers as a new one.
+    const std::vector<ObstaclePose>& poses = scene.obstaclePoses.at(scene.obstacles, scene.time);
+    if (!scene.frameField || !scene.frameField->moveTo(poses, true)) scene.frameField.emplace(poses);
     scene.frameFieldAt = scene.time;
   }
   return *scene.frameField;
@@ -183,12 +185,12 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
   // Remeshing keeps the cloths free of intersections (collision/sweep_guard.h): each cloth's flips and collapses are
   // checked against the obstacles, the other cloths as they are then, and (with self-collision) itself.
   std::vector<TriangleSet> surfaces;
-  TriangleSet obstacleSurface;
+  std::vector<TriangleSet> obstacleSurfaces;
   bool anyRemeshed = false;
   for (const Cloth& cloth : scene.cloths) anyRemeshed = anyRemeshed || cloth.spec.remeshing.has_value();
   if (shot.collision.enabled && anyRemeshed) {
     ScopedPhase timer(report, Phase::Remesh);
-    obstacleSurface = obstacleTriangles(scene.obstaclePoses.at(scene.obstacles, scene.time));
+    obstacleSurfaces = obstacleTriangles(frameObstacleField(scene));
     if (shot.collision.selfCollision)
       for (const Cloth& cloth : scene.cloths)
         surfaces.push_back(TriangleSet::of(cloth.mesh));
@@ -196,7 +198,8 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
   for (size_t c = 0; c < scene.cloths.size(); ++c) {
     std::optional<SweepGuard> guard;
     if (shot.collision.enabled && scene.cloths[c].spec.remeshing) {
-      std::vector<const TriangleSet*> fixed{&obstacleSurface};
+      std::vector<const TriangleSet*> fixed;
+      for (const TriangleSet& surface : obstacleSurfaces) fixed.push_back(&surface);
       for (size_t k = 0; k < surfaces.size(); ++k)
         if (k != c) fixed.push_back(&surfaces[k]);
       guard.emplace(std::move(fixed), shot.collision.selfCollision);

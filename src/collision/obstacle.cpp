@@ -80,7 +80,8 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::s
       {
         const std::shared_ptr<const SequenceFile> firstFile = files_->get(first);
         rest_ = firstFile->x;
-        faces_ = firstFile->faces;
+        faces_ = *firstFile->faces;
+        sequenceFaces_ = firstFile->faces;
       }
       // A looping cycle also takes the files numbered below `first` (the character starts mid-cycle).
       sequenceBase_ = spec.firstFrame;
@@ -118,7 +119,7 @@ Mat3 Obstacle::linearAt(double t, Vec3& translation) const {
 std::shared_ptr<const SequenceFile> Obstacle::sequenceFrame(int index) const {
   const std::string file = sequenceFile(spec_.pattern, sequenceBase_ + index);
   std::shared_ptr<const SequenceFile> frame = files_->get(file);
-  if (frame->x.size() != rest_.size() || frame->faces != faces_)
+  if (frame->x.size() != rest_.size() || (frame->faces != sequenceFaces_ && *frame->faces != faces_))
     throw InputError(file + ": expected the same vertices and faces as the sequence's first file (" +
                      std::to_string(rest_.size()) + " vertices, " + std::to_string(faces_.size()) + " faces)");
   return frame;

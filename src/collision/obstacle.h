@@ -42,6 +42,7 @@ class Obstacle {
   std::string shotFile_;
   std::vector<Vec3> rest_;  // before transform and motion (frame `firstFrame` for a sequence)
   std::vector<Tri> faces_;
+  std::shared_ptr<const std::vector<Tri>> sequenceFaces_;  // a sequence's: its first file's list (sequence_files.h)
   std::vector<std::array<int, 2>> edges_;
   int sequenceFrames_ = 1;  // number of files found for a sequence (a looping one: the whole cycle)
   int sequenceBase_ = 0;    // number of the file at index 0 (firstFrame, or the cycle's lowest file when looping)

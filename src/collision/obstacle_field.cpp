@@ -53,7 +53,7 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
   }
 }
 
-bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
+bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses, bool rebuildTrees) {
   size_t mesh = 0, plane = 0;
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) {
@@ -69,7 +69,7 @@ bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
   mesh = plane = 0;
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) planes_[plane++] = {pose.planePoint, pose.planeNormal};
-    else place(meshes_[mesh++], pose.x, true);
+    else place(meshes_[mesh++], pose.x, !rebuildTrees);
   }
   return true;
 }
@@ -90,6 +90,12 @@ void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
   }
   if (refit) m.tree.refit(boxes);
   else m.tree.build(boxes);
+}
+
+std::vector<ObstacleField::MeshSurface> ObstacleField::meshSurfaces() const {
+  std::vector<MeshSurface> out;
+  for (const MeshData& m : meshes_) out.push_back({m.x, m.faces, m.tree});
+  return out;
 }
 
 Vec3 ObstacleField::vertexNormal(const MeshData& m, int v) {

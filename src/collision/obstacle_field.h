@@ -19,13 +19,23 @@ class ObstacleField {
   // are recomputed and the face trees refitted, not rebuilt (building them was a third of cape_run's frame when it
   // was done every step). Returns false, changing nothing, when `poses` are not of the field's obstacles and
   // meshes; construct a new field then. Answers agree with a new field's up to rounding (where two faces share the
-  // nearest point, the refitted tree may find the other one first).
-  bool moveTo(const std::vector<ObstaclePose>& poses);
+  // nearest point, the refitted tree may find the other one first). With `rebuildTrees` the trees are built anew
+  // instead: the field then answers bit for bit as a new one, without redoing the meshes' adjacency.
+  bool moveTo(const std::vector<ObstaclePose>& poses, bool rebuildTrees = false);
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than
   // maxDistance is not found either: pass a large maxDistance to measure penetration).
   std::optional<ProximitySample> nearest(const Vec3& x, double maxDistance) const;
   bool empty() const { return meshes_.empty() && planes_.empty(); }
+
+  // A mesh obstacle's surface as the field holds it: positions, faces and the tree over the faces' boxes (exact, not
+  // grown). Other queries about the same surfaces at the same instant read it instead of building their own trees.
+  struct MeshSurface {
+    const std::vector<Vec3>& x;
+    const std::vector<Tri>& faces;
+    const Bvh& tree;
+  };
+  std::vector<MeshSurface> meshSurfaces() const;
 
  private:
   struct MeshData {

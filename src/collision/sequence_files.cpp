@@ -15,7 +15,9 @@ std::shared_ptr<const SequenceFile> SequenceFiles::get(const std::string& file) 
       return e.data;
     }
   auto data = std::make_shared<SequenceFile>();
-  readObstacleObj(file, data->x, data->faces);
+  std::vector<Tri> faces;
+  readObstacleObj(file, data->x, faces);
+  data->faces = sharedFaceList(std::move(faces));
   ++reads_;
   if (entries_.size() >= capacity_ && !entries_.empty()) {
     auto oldest = std::min_element(entries_.begin(), entries_.end(),
@@ -24,6 +26,16 @@ std::shared_ptr<const SequenceFile> SequenceFiles::get(const std::string& file) 
   }
   entries_.push_back({file, data, clock_});
   return data;
+}
+
+std::shared_ptr<const std::vector<Tri>> SequenceFiles::sharedFaceList(std::vector<Tri> faces) {
+  faceLists_.erase(std::remove_if(faceLists_.begin(), faceLists_.end(), [](const auto& w) { return w.expired(); }),
+                   faceLists_.end());
+  for (const auto& weak : faceLists_)
+    if (auto list = weak.lock(); *list == faces) return list;
+  auto list = std::make_shared<const std::vector<Tri>>(std::move(faces));
+  faceLists_.push_back(list);
+  return list;
 }
 
 int SequenceFiles::reads() const {

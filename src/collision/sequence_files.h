@@ -15,7 +15,9 @@ namespace adacloth {
 
 struct SequenceFile {
   std::vector<Vec3> x;  // vertices as written in the file (m, before the obstacle's transform)
-  std::vector<Tri> faces;
+  // One list for all the files in use with the same faces (every file of a sequence has them), so that an obstacle
+  // checks a file against its sequence by pointer: comparing every face cost as much as interpolating the positions.
+  std::shared_ptr<const std::vector<Tri>> faces;
 };
 
 class SequenceFiles {
@@ -33,9 +35,12 @@ class SequenceFiles {
     std::shared_ptr<const SequenceFile> data;
     uint64_t lastUse = 0;
   };
+  // The live face list equal to `faces`, or a new one (called with the lock held).
+  std::shared_ptr<const std::vector<Tri>> sharedFaceList(std::vector<Tri> faces);
   size_t capacity_;
   mutable std::mutex lock_;
   std::vector<Entry> entries_;
+  std::vector<std::weak_ptr<const std::vector<Tri>>> faceLists_;  // the face lists in use, each once
   uint64_t clock_ = 0;
   int reads_ = 0;
 };

@@ -105,6 +105,11 @@ TriangleSet::TriangleSet(std::vector<Triangle> triangles, bool indexed) : triang
   if (indexed) buildIndex();
 }
 
+TriangleSet::TriangleSet(std::vector<Triangle> triangles, const Bvh& tree)
+    : triangles_(std::move(triangles)), tree_(tree), indexed_(true) {
+  for (const Triangle& t : triangles_) bounds_.add(boxOf(t));
+}
+
 void TriangleSet::buildIndex() {
   if (indexed_) return;
   tree_.build(boxes_);
@@ -139,13 +144,15 @@ bool TriangleSet::reaches(const Tet& tet) const {
   return hit;
 }
 
-TriangleSet obstacleTriangles(const std::vector<ObstaclePose>& poses) {
-  std::vector<Triangle> triangles;
-  for (const ObstaclePose& pose : poses) {
-    if (pose.obstacle->isGround()) continue;
-    for (const Tri& f : pose.obstacle->faces()) triangles.push_back({pose.x[f[0]], pose.x[f[1]], pose.x[f[2]]});
+std::vector<TriangleSet> obstacleTriangles(const ObstacleField& field) {
+  std::vector<TriangleSet> sets;
+  for (const ObstacleField::MeshSurface& surface : field.meshSurfaces()) {
+    std::vector<Triangle> triangles;
+    triangles.reserve(surface.faces.size());
+    for (const Tri& f : surface.faces) triangles.push_back({surface.x[f[0]], surface.x[f[1]], surface.x[f[2]]});
+    sets.emplace_back(std::move(triangles), surface.tree);
   }
-  return TriangleSet(std::move(triangles));
+  return sets;
 }
 
 void SweepGuard::beginBatch(const Mesh& mesh, int batch) {

@@ -14,6 +14,7 @@
 
 #include "collision/bvh.h"
 #include "collision/obstacle.h"
+#include "collision/obstacle_field.h"
 #include "mesh/mesh.h"
 
 namespace adacloth {
@@ -34,6 +35,9 @@ class TriangleSet {
  public:
   TriangleSet() = default;
   explicit TriangleSet(std::vector<Triangle> triangles, bool indexed = true);
+  // With a tree already built (or refitted) over the triangles' boxes, in their order: copying it is much cheaper
+  // than building one.
+  TriangleSet(std::vector<Triangle> triangles, const Bvh& tree);
   // The faces of a cloth at its current node positions.
   static TriangleSet of(const Mesh& mesh, bool indexed = true);
   void buildIndex();
@@ -50,8 +54,9 @@ class TriangleSet {
   Aabb bounds_;
 };
 
-// The triangles of every obstacle that is not a ground (a flip or collapse of nodes above a plane stays above it).
-TriangleSet obstacleTriangles(const std::vector<ObstaclePose>& poses);
+// The triangles of every mesh obstacle of `field`, a set per obstacle with the field's tree (grounds are left out: a
+// flip or collapse of nodes above a plane stays above it).
+std::vector<TriangleSet> obstacleTriangles(const ObstacleField& field);
 
 // The check a remesher asks before each flip or collapse of one cloth: `fixed` holds what does not change while the
 // cloth is remeshed (obstacles, other cloths), the cloth itself is read afresh at the start of every batch, and the

@@ -183,22 +183,30 @@ TEST_CASE("an obstacle field moved to new poses answers as a field built there",
   blade.motion = {{0.0, Vec3(0, 0, -0.3), Vec3(0, 0, 0), 1.0}, {0.1, Vec3(0, 0, 0.3), Vec3(0, 90, 0), 1.0}};
   std::vector<Obstacle> obstacles = {Obstacle(blade, "test"), Obstacle(sphereSpec(0.1, Vec3(0.5, 0.3, 0)), "test"),
                                      Obstacle(groundSpec(), "test")};
-  ObstacleField moved(posesAt(obstacles, 0.0));
+  // With its trees rebuilt (the frame loop's field, moved from frame to frame), bit for bit as a new field.
+  ObstacleField moved(posesAt(obstacles, 0.0)), rebuilt(posesAt(obstacles, 0.0));
+  int found = 0;
   for (double t : {0.02, 0.05, 0.1}) {
     REQUIRE(moved.moveTo(posesAt(obstacles, t)));
+    REQUIRE(rebuilt.moveTo(posesAt(obstacles, t), true));
     const ObstacleField fresh(posesAt(obstacles, t));
     for (int k = 0; k < 200; ++k) {
       const Vec3 x(-0.3 + 0.9 * ((k * 37) % 200) / 200.0, 0.05 + 0.5 * ((k * 53) % 200) / 200.0,
                    -0.3 + 0.6 * ((k * 71) % 200) / 200.0);
-      const auto a = moved.nearest(x, 0.2), b = fresh.nearest(x, 0.2);
+      const auto a = moved.nearest(x, 0.2), b = fresh.nearest(x, 0.2), c = rebuilt.nearest(x, 0.2);
       REQUIRE(a.has_value() == b.has_value());
+      REQUIRE(c.has_value() == b.has_value());
       if (!a) continue;
+      ++found;
       // A refitted tree is visited in another order than a fresh one, so where two faces share the nearest point
       // (an edge, a corner) the other face may answer: the same point up to rounding.
       CHECK(std::abs(a->distance - b->distance) < 1e-12);
       CHECK((a->gradient - b->gradient).norm() < 1e-12);
+      CHECK(c->distance == b->distance);
+      CHECK(c->gradient == b->gradient);
     }
   }
+  CHECK(found > 100);
   // Poses of other obstacles are refused.
   std::vector<Obstacle> others = {Obstacle(sphereSpec(0.1, Vec3(0.5, 0.3, 0)), "test")};
   CHECK_FALSE(moved.moveTo(posesAt(others, 0.0)));

@@ -5,11 +5,15 @@
 #include <random>
 
 #include "collision/geometry.h"
+#include "collision/obstacle_field.h"
 #include "collision/sweep_guard.h"
+#include "collision_fixtures.h"
 #include "mesh/generators.h"
 #include "remesh/remesh.h"
 
 using namespace adacloth;
+using adacloth::testing::groundSpec;
+using adacloth::testing::sphereSpec;
 
 namespace {
 
@@ -90,6 +94,40 @@ TEST_CASE("a triangle set answers the same with and without its tree", "[collisi
   }
   CHECK(reached > 10);   // both answers occur
   CHECK(reached < 290);
+}
+
+TEST_CASE("an obstacle field's triangle sets, with the field's trees, answer as sets built from the poses",
+          "[collision]") {
+  // The frame loop hands the sweep guard the frame field's trees instead of building its own.
+  std::vector<Obstacle> obstacles = {Obstacle(sphereSpec(0.3, Vec3(0.5, 0.5, 0.5)), "test"),
+                                     Obstacle(groundSpec(), "test"),
+                                     Obstacle(sphereSpec(0.2, Vec3(0.2, 0.8, 0.3)), "test")};
+  const std::vector<ObstaclePose> poses = posesAt(obstacles, 0.0);
+  const std::vector<TriangleSet> fromField = obstacleTriangles(ObstacleField(poses));
+  REQUIRE(fromField.size() == 2);  // the ground is left out
+  std::vector<TriangleSet> built;
+  for (const ObstaclePose& pose : poses) {
+    if (pose.obstacle->isGround()) continue;
+    std::vector<Triangle> triangles;
+    for (const Tri& f : pose.obstacle->faces()) triangles.push_back({pose.x[f[0]], pose.x[f[1]], pose.x[f[2]]});
+    built.emplace_back(std::move(triangles), false);
+  }
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0), small(-0.1, 0.1);
+  int reached = 0;
+  for (int k = 0; k < 400; ++k) {
+    const Vec3 p(unit(random), unit(random), unit(random));
+    const Tet tet = {p, p + Vec3(small(random), small(random), small(random)),
+                     p + Vec3(small(random), small(random), small(random)),
+                     p + Vec3(small(random), small(random), small(random))};
+    for (size_t o = 0; o < built.size(); ++o) {
+      const bool answer = built[o].reaches(tet);
+      CHECK(fromField[o].reaches(tet) == answer);
+      reached += answer;
+    }
+  }
+  CHECK(reached > 10);
+  CHECK(reached < 790);
 }
 
 TEST_CASE("the sweep guard refuses sweeps into fixed triangles and into sweeps allowed earlier in the batch",
