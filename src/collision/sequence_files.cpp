@@ -31,8 +31,9 @@ std::shared_ptr<const SequenceFile> SequenceFiles::get(const std::string& file) 
 std::shared_ptr<const std::vector<Tri>> SequenceFiles::sharedFaceList(std::vector<Tri> faces) {
   faceLists_.erase(std::remove_if(faceLists_.begin(), faceLists_.end(), [](const auto& w) { return w.expired(); }),
                    faceLists_.end());
+  // A list can expire between the sweep and lock(): its last holder (a caller's file) is released without the lock.
   for (const auto& weak : faceLists_)
-    if (auto list = weak.lock(); *list == faces) return list;
+    if (auto list = weak.lock(); list && *list == faces) return list;
   auto list = std::make_shared<const std::vector<Tri>>(std::move(faces));
   faceLists_.push_back(list);
   return list;
