@@ -511,6 +511,30 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
   return out / "frames" / (cloth + buf);
 }
 
+namespace {
+
+// Cloths that start deeper inside an obstacle than the contact thickness (from frame 0's stats line). Contact is
+// built for cloth within that distance of a surface: such cloth is left inside (the solve's contacts do not look
+// that deep) or pushed out violently, tearing it or blowing the run up. The usual cause is a garment fitted to one
+// pose of a character whose animation starts in another. Empty when none does.
+std::string startInsideNote(const Json& frame0, double thickness) {
+  std::string note;
+  for (const Json& cloth : frame0["cloths"]) {
+    const double depth = cloth["max_penetration"].get<double>();
+    if (!(depth > thickness)) continue;
+    char text[256];
+    std::snprintf(text, sizeof text, "cloth \"%s\" starts %.2f cm inside an obstacle",
+                  cloth["name"].get<std::string>().c_str(), 100 * depth);
+    note += (note.empty() ? "" : ", ") + std::string(text);
+  }
+  if (note.empty()) return note;
+  char limit[96];
+  std::snprintf(limit, sizeof limit, ", deeper than the contact thickness (%.2f cm)", 100 * thickness);
+  return note + limit;
+}
+
+}  // namespace
+
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   const uint64_t fingerprint = simulationFingerprint(shot, scene, options.view);
   const int first = options.resume ? resumeRun(shot, scene, options, fingerprint) : 0;
@@ -519,11 +543,17 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   if (!options.groupRecord.empty()) writeFileAtomically(options.out / "group.json", options.groupRecord);
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
+  std::string startInside;  // startInsideNote of frame 0 (not known to a resumed run)
   for (int frame = first; frame <= options.frames; ++frame) {
     const auto start = Clock::now();
     FrameReport report(scene.cloths.size());
     if (frame > 0) {
-      advanceFrame(shot, scene, report, frame, options.view);
+      try {
+        advanceFrame(shot, scene, report, frame, options.view);
+      } catch (const SimulationError& e) {
+        if (startInside.empty()) throw;
+        throw SimulationError(std::string(e.what()) + "; at frame 0 " + startInside);
+      }
     } else {
       // Initial refinement: a coarse panel is remeshed to its sizing at rest before frame 0 is written.
       adaptCloths(shot, scene, report, options.view);
@@ -541,6 +571,12 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
     {
       ScopedPhase timer(report, Phase::Measure);
       line = measuredStats(scene, frame, report, shot.dynamics.gravity);
+    }
+    if (frame == 0 && shot.collision.enabled) {
+      startInside = startInsideNote(line, shot.collision.thickness);
+      if (!startInside.empty())
+        std::fprintf(stderr, "warning: %s: contact cannot undo that cleanly (the cloth may stay inside, tear, or "
+                     "blow up the run); fit the cloth to the obstacles' pose at time 0\n", startInside.c_str());
     }
     {
       // The line's own write is the one thing its wall times cannot include.

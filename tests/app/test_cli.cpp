@@ -115,6 +115,36 @@ TEST_CASE("simulate writes the output layout", "[app]") {
     CHECK(entry.path().string().find(".tmp") == std::string::npos);
 }
 
+TEST_CASE("simulate warns when a cloth starts inside an obstacle", "[app]") {
+  // The sheet's middle lies 0.3 m deep inside the ball; the ball beside it touches nothing.
+  TempDir dir("cli-inside");
+  const auto shotAt = [&](double x) {
+    return shotWith(kGridCloth, R"("obstacles": [{"name": "ball", "mesh": {"sphere": {"radius": 0.3}},
+                                    "transform": {"translate": [)" + std::to_string(x) + R"(, 0.5, 0]}}], )");
+  };
+  writeText(dir / "inside.json", shotAt(0.5));
+  writeText(dir / "beside.json", shotAt(2.0));
+  const RunResult inside = runAdacloth("simulate '" + (dir / "inside.json").string() + "' -o '" +
+                                       (dir / "out1").string() + "' --frames 1 --quiet");
+  INFO(inside.output);
+  // 29.86 cm: the sphere is a subdivided icosahedron.
+  CHECK_THAT(inside.output, Catch::Contains("warning: cloth \"sheet\" starts 29.86 cm inside an obstacle, deeper "
+                                            "than the contact thickness (0.50 cm)"));
+  const RunResult beside = runAdacloth("simulate '" + (dir / "beside.json").string() + "' -o '" +
+                                       (dir / "out2").string() + "' --frames 1 --quiet");
+  CHECK(beside.exitCode == 0);
+  CHECK(beside.output.find("warning") == std::string::npos);
+  // A failure later in the run repeats it (a speed guard of 1 mm/s stops the falling sheet in its first step).
+  writeText(dir / "stopped.json", shotWith(kGridCloth, R"("max_speed": 0.001, "obstacles": [{"name": "ball",
+      "mesh": {"sphere": {"radius": 0.3}}, "transform": {"translate": [0.5, 0.5, 0]}}], )"));
+  const RunResult stopped = runAdacloth("simulate '" + (dir / "stopped.json").string() + "' -o '" +
+                                        (dir / "out3").string() + "' --frames 1 --quiet");
+  INFO(stopped.output);
+  CHECK(stopped.exitCode == 3);
+  CHECK_THAT(stopped.output, Catch::Contains("the simulation blew up (try more steps_per_frame or a softer "
+                                             "material); at frame 0 cloth \"sheet\" starts 29.86 cm inside"));
+}
+
 TEST_CASE("simulate with --frames limits the run", "[app]") {
   TempDir dir("cli-frames");
   writeText(dir / "shot.json", shotWith(kGridCloth));
