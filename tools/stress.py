@@ -94,6 +94,20 @@ def flag_two_corners(limit, wind):
     return change
 
 
+def run_cycle(shot):
+    """on the run cycle at 0.6x (1.8 m/s), with a 12-frame pre-roll from the rest pose the garments were fitted to"""
+    for obstacle in shot.get("obstacles", []):
+        sequence = obstacle.get("mesh", {}).get("sequence") if isinstance(obstacle.get("mesh"), dict) else None
+        if not sequence or "mannequin_walk" not in sequence["pattern"]:
+            continue
+        sequence["pattern"] = sequence["pattern"].replace("mannequin_walk", "mannequin_run")
+        sequence["fps"] = 7.2
+        sequence["rest"] = sequence["pattern"].replace("mannequin_run/mannequin_run_%04d.obj", "mannequin_rest.obj")
+        for key in obstacle.get("motion", []):
+            key["translate"] = [c * 1.8 / 1.3 for c in key["translate"]]
+    shot["preroll_frames"] = 12
+
+
 def no_view(shot):
     """no view-dependent refinement (as --no-view)"""
     for cloth in shot["cloths"]:
@@ -123,6 +137,7 @@ CASES = [
     ("cape_run.fine.full", "cape_run", [fine_remeshing], 72, {"full"}, None),
     ("crowd.self.full", "crowd", [self_collision], 96, {"full"}, None),
     ("skirt_walk.fast", "skirt_walk", [speed(2.0)], 48, {"full"}, None),
+    ("skirt_walk.run", "skirt_walk", [run_cycle], 48, {"quick", "full"}, None),
     ("cape_run.1step", "cape_run", [steps(1)], 48, {"full"}, None),
     ("crowd.fine.thick", "crowd", [self_collision, fine_remeshing, thickness(0.01)], 24, {"full"}, None),
 ]

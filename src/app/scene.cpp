@@ -101,7 +101,9 @@ Mesh buildClothMesh(const ClothSpec& cloth, const Shot& shot) {
 
 Scene buildScene(const Shot& shot) {
   Scene scene;
-  // Obstacles first: handles bound to one (`bind_to`) attach to its surface at frame 0.
+  scene.time = shot.startTime();
+  // Obstacles first: handles bound to one (`bind_to`) attach to its surface at the start (frame 0, or the start of
+  // the pre-roll).
   // One cycle played by several characters is read once. Room for 4 files per sequence (a step blends two, and its
   // start and end may fall on either side of a file), so that many distinct sequences do not evict each other.
   const size_t sequences = std::count_if(shot.obstacles.begin(), shot.obstacles.end(), [](const ObstacleSpec& o) {
@@ -115,7 +117,8 @@ Scene buildScene(const Shot& shot) {
     Cloth cloth;
     cloth.spec = spec;
     cloth.mesh = buildClothMesh(spec, shot);
-    cloth.dynamics.handles = resolveHandles(spec.handles, cloth.mesh, shot.file.string(), surfaces);
+    cloth.dynamics.time = shot.startTime();
+    cloth.dynamics.handles = resolveHandles(spec.handles, cloth.mesh, shot.file.string(), surfaces, shot.startTime());
     rebuildDynamics(cloth);
     if (spec.upsample) cloth.output = loadClothOutput(spec, cloth.mesh, shot);
     scene.cloths.push_back(std::move(cloth));
@@ -123,6 +126,11 @@ Scene buildScene(const Shot& shot) {
   for (const ClothSpec& spec : shot.cloths)
     if (spec.view && !scene.camera) scene.camera = loadShotCamera(shot);  // InputError when the file is broken
   return scene;
+}
+
+void endPreroll(Scene& scene) {
+  scene.time = 0.0;
+  for (Cloth& cloth : scene.cloths) cloth.dynamics.time = 0.0;
 }
 
 void rebuildDynamics(Cloth& cloth) {

@@ -65,4 +65,9 @@ Mesh buildClothMesh(const ClothSpec& cloth, const Shot& shot);
 // Every cloth of the shot, in order. Throws InputError.
 Scene buildScene(const Shot& shot);
 
+// Ends the pre-roll (shot.prerollFrames frames from shot.startTime()): the scene's and the cloths' clocks, which
+// summed frame and step lengths, are set to exactly 0, so that the shot's frames come at the times they would
+// without a pre-roll.
+void endPreroll(Scene& scene);
+
 }  // namespace adacloth

@@ -513,18 +513,20 @@ std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const
 
 namespace {
 
-// Cloths that start deeper inside an obstacle than the contact thickness (from frame 0's stats line). Contact is
-// built for cloth within that distance of a surface: such cloth is left inside (the solve's contacts do not look
-// that deep) or pushed out violently, tearing it or blowing the run up. The usual cause is a garment fitted to one
-// pose of a character whose animation starts in another. Empty when none does.
-std::string startInsideNote(const Json& frame0, double thickness) {
+// Cloths that start deeper inside an obstacle than the contact thickness. Contact is built for cloth within that
+// distance of a surface: such cloth is left inside (the solve's contacts do not look that deep) or pushed out
+// violently, tearing it or blowing the run up. The usual cause is a garment fitted to one pose of a character whose
+// animation starts in another (see `preroll_frames`). Empty when none does, or without collisions.
+std::string startInsideNote(const Shot& shot, Scene& scene) {
+  const double thickness = shot.collision.thickness;
   std::string note;
-  for (const Json& cloth : frame0["cloths"]) {
-    const double depth = cloth["max_penetration"].get<double>();
+  if (!shot.collision.enabled) return note;
+  for (const Cloth& cloth : scene.cloths) {
+    const double depth = maxPenetration(cloth.mesh, frameObstacleField(scene));
     if (!(depth > thickness)) continue;
     char text[256];
-    std::snprintf(text, sizeof text, "cloth \"%s\" starts %.2f cm inside an obstacle",
-                  cloth["name"].get<std::string>().c_str(), 100 * depth);
+    std::snprintf(text, sizeof text, "cloth \"%s\" starts %.2f cm inside an obstacle", cloth.spec.name.c_str(),
+                  100 * depth);
     note += (note.empty() ? "" : ", ") + std::string(text);
   }
   if (note.empty()) return note;
@@ -543,20 +545,37 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   if (!options.groupRecord.empty()) writeFileAtomically(options.out / "group.json", options.groupRecord);
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
-  std::string startInside;  // startInsideNote of frame 0 (not known to a resumed run)
+  std::string startInside;  // startInsideNote at the start (not known to a resumed run)
+  auto advance = [&](FrameReport& report, int frame) {
+    try {
+      advanceFrame(shot, scene, report, frame, options.view);
+    } catch (const SimulationError& e) {
+      if (startInside.empty()) throw;
+      throw SimulationError(std::string(e.what()) + "; note: " + startInside);
+    }
+  };
   for (int frame = first; frame <= options.frames; ++frame) {
     const auto start = Clock::now();
     FrameReport report(scene.cloths.size());
     if (frame > 0) {
-      try {
-        advanceFrame(shot, scene, report, frame, options.view);
-      } catch (const SimulationError& e) {
-        if (startInside.empty()) throw;
-        throw SimulationError(std::string(e.what()) + "; at frame 0 " + startInside);
-      }
+      advance(report, frame);
     } else {
-      // Initial refinement: a coarse panel is remeshed to its sizing at rest before frame 0 is written.
+      // Initial refinement: a coarse panel is remeshed to its sizing at rest before the run starts.
       adaptCloths(shot, scene, report, options.view);
+      {
+        ScopedPhase timer(report, Phase::Measure);
+        startInside = startInsideNote(shot, scene);
+      }
+      if (!startInside.empty())
+        std::fprintf(stderr, "warning: %s: contact cannot undo that cleanly (the cloth may stay inside, tear, or "
+                     "blow up the run); %s\n", startInside.c_str(),
+                     shot.prerollFrames > 0 ? "fit the cloth to the obstacles' pose at the start of the pre-roll "
+                                              "(a sequence's `rest` mesh)"
+                                            : "fit the cloth to the obstacles' pose at time 0, or start from the "
+                                              "pose it was fitted to (`preroll_frames` and the sequence's `rest`)");
+      // The pre-roll: frames -preroll_frames + 1 .. 0, simulated but not written; frame 0's line counts their work.
+      for (int k = 1; k <= shot.prerollFrames; ++k) advance(report, k - shot.prerollFrames);
+      if (shot.prerollFrames > 0) endPreroll(scene);
     }
     {
       ScopedPhase timer(report, Phase::Checks);
@@ -571,12 +590,6 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
     {
       ScopedPhase timer(report, Phase::Measure);
       line = measuredStats(scene, frame, report, shot.dynamics.gravity);
-    }
-    if (frame == 0 && shot.collision.enabled) {
-      startInside = startInsideNote(line, shot.collision.thickness);
-      if (!startInside.empty())
-        std::fprintf(stderr, "warning: %s: contact cannot undo that cleanly (the cloth may stay inside, tear, or "
-                     "blow up the run); fit the cloth to the obstacles' pose at time 0\n", startInside.c_str());
     }
     {
       // The line's own write is the one thing its wall times cannot include.

@@ -99,26 +99,36 @@ TrackedData runTrackedShot(const Shot& shot, const TrackOptions& options) {
     fm.nodes[i].x += options.finePerturbation * Vec3(std::sin(1.7 * double(i)), std::cos(2.3 * double(i)),
                                                      std::sin(0.9 * double(i)));
   track(constraint, cm, fm);
-  record();
-  const int frames = options.frames >= 0 ? options.frames : s.frames;
-  Progress progress("track " + s.cloths[0].name, options.progress);
-  for (int frame = 1; frame <= frames; ++frame) {
+  // One frame of both runs, tracked after every step.
+  auto advance = [&](int frame) {
     FrameReport coarseReport(coarse.cloths.size()), fineReport(fine.cloths.size());  // not reported
-    try {
-      for (int step = 0; step < s.stepsPerFrame; ++step) {
-        stepLabelled(s, coarse, frame, step, coarseReport, "coarse");
-        stepLabelled(s, fine, frame, step, fineReport, "fine");
-        track(constraint, cm, fm);
-      }
-    } catch (const SimulationError& e) {
-      // The frames before the blow-up are good training data; the caller keeps them and reports the failure.
-      data.failure = e.what();
-      break;
+    for (int step = 0; step < s.stepsPerFrame; ++step) {
+      stepLabelled(s, coarse, frame, step, coarseReport, "coarse");
+      stepLabelled(s, fine, frame, step, fineReport, "fine");
+      track(constraint, cm, fm);
     }
     coarse.time += s.frameTime();
     fine.time = coarse.time;
     cm.updateGeometry();
     fm.updateGeometry();
+  };
+  // The shot's pre-roll is simulated, not recorded (a blow-up there leaves no frame: it throws).
+  for (int frame = 1 - s.prerollFrames; frame <= 0; ++frame) advance(frame);
+  if (s.prerollFrames > 0) {
+    endPreroll(coarse);
+    endPreroll(fine);
+  }
+  record();
+  const int frames = options.frames >= 0 ? options.frames : s.frames;
+  Progress progress("track " + s.cloths[0].name, options.progress);
+  for (int frame = 1; frame <= frames; ++frame) {
+    try {
+      advance(frame);
+    } catch (const SimulationError& e) {
+      // The frames before the blow-up are good training data; the caller keeps them and reports the failure.
+      data.failure = e.what();
+      break;
+    }
     record();
     progress.update(frame, frames, std::to_string(cm.nodes.size()) + " / " + std::to_string(fm.nodes.size()) +
                                        " nodes");

@@ -90,6 +90,7 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::s
       sequenceFrames_ = spec.firstFrame - sequenceBase_ + 1;
       while (sequenceFrames_ < 1000000 && std::filesystem::exists(sequenceFile(spec.pattern, sequenceBase_ + sequenceFrames_)))
         ++sequenceFrames_;
+      if (!spec.sequenceRest.empty()) readPrerollStart(spec, shotFile);
       break;
     }
   }
@@ -102,7 +103,8 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::s
 }
 
 bool Obstacle::moves() const {
-  return spec_.motion.size() > 1 || (spec_.shape == ObstacleSpec::Shape::Sequence && sequenceFrames_ > 1);
+  return spec_.motion.size() > 1 || (spec_.shape == ObstacleSpec::Shape::Sequence && sequenceFrames_ > 1) ||
+         (spec_.preroll > 0 && !prerollStart_.empty());
 }
 
 Mat3 Obstacle::linearAt(double t, Vec3& translation) const {
@@ -132,7 +134,31 @@ double Obstacle::sequencePosition(double t) const {
   return wrapped < 0 ? wrapped + sequenceFrames_ : wrapped;  // t < 0 runs the cycle backwards
 }
 
+// A pre-roll starts from the rest mesh and eases into the pose at time 0 (zero speed at both ends, so the cloth is
+// not jerked when it starts or when the animation takes over); the rest mesh is held before -preroll.
 std::vector<Vec3> Obstacle::restPositionsAt(double t) const {
+  if (!(spec_.preroll > 0 && t < 0)) return sequencePoseAt(t);
+  std::vector<Vec3> x = sequencePoseAt(0.0);
+  if (prerollStart_.empty()) return x;
+  const double u = std::clamp((t + spec_.preroll) / spec_.preroll, 0.0, 1.0), s = u * u * (3 - 2 * u);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = (1 - s) * prerollStart_[k] + s * x[k];
+  return x;
+}
+
+void Obstacle::readPrerollStart(const ObstacleSpec& spec, const std::string& shotFile) {
+  const std::string file = spec.sequenceRest.string();
+  if (!std::filesystem::exists(spec.sequenceRest))
+    throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/rest: mesh file " + file + " does not exist");
+  std::vector<Tri> faces;
+  readObstacleObj(file, prerollStart_, faces);
+  if (prerollStart_.size() != rest_.size() || faces != faces_)
+    throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/rest: " + file + " has " +
+                     std::to_string(prerollStart_.size()) + " vertices and " + std::to_string(faces.size()) +
+                     " faces; expected the sequence's (" + std::to_string(rest_.size()) + " vertices, " +
+                     std::to_string(faces_.size()) + " faces, the same faces)");
+}
+
+std::vector<Vec3> Obstacle::sequencePoseAt(double t) const {
   if (spec_.shape != ObstacleSpec::Shape::Sequence || sequenceFrames_ == 1) return rest_;
   const double f = sequencePosition(t);
   const int last = sequenceFrames_ - 1;

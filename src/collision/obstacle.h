@@ -29,7 +29,8 @@ class Obstacle {
   const std::vector<std::array<int, 2>>& edges() const { return edges_; }
   size_t nodeCount() const { return rest_.size(); }
 
-  // World positions of the mesh's nodes at time t (s).
+  // World positions of the mesh's nodes at time t (s). During a pre-roll (spec().preroll > 0, t < 0) the obstacle
+  // holds its pose at time 0, but a sequence with a rest mesh moves from that mesh (at -preroll) to it.
   std::vector<Vec3> positionsAt(double t) const;
 
  private:
@@ -37,12 +38,15 @@ class Obstacle {
   std::shared_ptr<const SequenceFile> sequenceFrame(int index) const;
   double sequencePosition(double t) const;  // fractional file index from sequenceBase_ at time t
   std::vector<Vec3> restPositionsAt(double t) const;
+  std::vector<Vec3> sequencePoseAt(double t) const;  // before transform and motion, from the files
+  void readPrerollStart(const ObstacleSpec& spec, const std::string& shotFile);
 
   ObstacleSpec spec_;
   std::string shotFile_;
   std::vector<Vec3> rest_;  // before transform and motion (frame `firstFrame` for a sequence)
   std::vector<Tri> faces_;
   std::shared_ptr<const std::vector<Tri>> sequenceFaces_;  // a sequence's: its first file's list (sequence_files.h)
+  std::vector<Vec3> prerollStart_;  // a sequence's rest mesh (spec_.sequenceRest), before transform; empty: none
   std::vector<std::array<int, 2>> edges_;
   int sequenceFrames_ = 1;  // number of files found for a sequence (a looping one: the whole cycle)
   int sequenceBase_ = 0;    // number of the file at index 0 (firstFrame, or the cycle's lowest file when looping)

@@ -44,6 +44,8 @@ struct ObstacleSpec {
   double sequenceFps = 24;         // Sequence: frames per second of the files
   int firstFrame = 0;              // Sequence: number of the file shown at time 0
   bool sequenceLoop = false;       // Sequence: repeat the files forever (period files / fps), no hold
+  std::filesystem::path sequenceRest;  // Sequence: the pose the cloth was fitted to (OBJ, the files' topology), or none
+  double preroll = 0;              // s before time 0 the simulation starts (the shot's pre-roll, docs/shot-format.md)
   TransformSpec transform;
   std::vector<ObstacleKey> motion; // empty: no rigid motion
   bool smooth = false;             // motion interpolation: Catmull-Rom (true) or linear (false)

@@ -51,6 +51,10 @@ Field obstacleMeshSchema() {
                       "period is (number of files) / fps, and the last file is interpolated back to the lowest "
                       "numbered one (so do not repeat the first pose as a last file).")
           .defaults(d.obstacle.sequenceLoop),
+      path("rest", "OBJ of the pose the garments were fitted to (e.g. the character's rest pose), with the "
+                   "sequence's vertices and faces, relative to the shot file. With the shot's `preroll_frames`, "
+                   "the obstacle moves from it to its pose at time 0 before frame 0.")
+          .isOptional().withExample("../meshes/body_rest.obj"),
   }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last "
      "(or looped).");
   Field generated = object("mesh", {sphere.isOptional(), box.isOptional(), ground.isOptional(), sequence.isOptional()},
@@ -168,6 +172,10 @@ ObstacleSpec readObstacle(const Shot& shot, const Json& j, size_t index) {
       o.sequenceFps = m["sequence"]["fps"].get<double>();
       o.firstFrame = m["sequence"]["first"].get<int>();
       o.sequenceLoop = m["sequence"]["loop"].get<bool>();
+      if (m["sequence"].contains("rest")) {
+        const fs::path rest = m["sequence"]["rest"].get<std::string>();
+        o.sequenceRest = rest.is_absolute() ? rest : base / rest;
+      }
     }
   }
   const Json& t = j["transform"];
@@ -189,6 +197,7 @@ void readCollisionConfig(Shot& shot, const Json& r) {
   if (r.contains("obstacles"))
     for (size_t i = 0; i < r["obstacles"].size(); ++i) {
       shot.obstacles.push_back(readObstacle(shot, r["obstacles"][i], i));
+      shot.obstacles.back().preroll = -shot.startTime();
       if (!names.insert(shot.obstacles.back().name).second)
         throw InputError(shot.file.string() + ": /obstacles/" + std::to_string(i) + "/name: the name \"" +
                          shot.obstacles.back().name + "\" is used by another obstacle; names must be unique");

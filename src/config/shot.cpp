@@ -317,6 +317,7 @@ Shot parseShot(const std::string& text, const fs::path& file) {
     if (cloth.view && !shot.camera)
       fail(shot, cloth.place + "/view", "view-dependent refinement needs the shot's camera: add \"camera\" (a "
                                         "camera path file) or remove \"view\"");
+  shot.prerollFrames = r["preroll_frames"].get<int>();
   readCollisionConfig(shot, r);
   checkBindTargets(shot);
   shot.stepsPerFrame = r["steps_per_frame"].get<int>();

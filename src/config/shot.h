@@ -67,12 +67,14 @@ struct Shot {
   std::vector<ObstacleSpec> obstacles;
   CollisionParams collision;
   int stepsPerFrame = 4;
+  int prerollFrames = 0;  // frames simulated before frame 0 and not written (the obstacles' pre-roll)
   CheckpointSpec checkpoint;
   StepSettings dynamics;  // gravity, wind, the linear solve and the blow-up guard (docs/design.md §5)
   config::Json resolved;  // the whole shot with every default filled in (written to OUT/shot.resolved.json)
 
   double frameTime() const { return 1.0 / fps; }
   double stepTime() const { return frameTime() / stepsPerFrame; }
+  double startTime() const { return -prerollFrames * frameTime(); }  // s: the simulation starts here, not at 0
 };
 
 // Helpers for schemas that take their defaults from parameter structs.

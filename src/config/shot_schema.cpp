@@ -227,8 +227,9 @@ Field handleSchema() {
                         "at frame 0 to the surface triangles near it (see `bind_smoothing`), keeping its place in "
                         "their frames, and rides along as the obstacle moves or deforms. Not together with "
                         "`motion`.").isOptional(),
-      number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at frame 0 "
-                             "is an error (catches a cloth placed in the wrong spot).").inUnit("m").atLeast(0)
+      number("max_distance", "With `bind_to`: a held node farther than this from the obstacle's surface at the start "
+                             "(frame 0, or the start of the pre-roll) is an error (catches a cloth placed in the "
+                             "wrong spot).").inUnit("m").atLeast(0)
           .defaults(d.handle.maxDistance),
       number("bind_smoothing", "With `bind_to`: each held node follows the blended motion of every surface "
                                "triangle within its distance from the surface plus this radius, nearer ones weighing "
@@ -299,6 +300,11 @@ Field buildShotSchema() {
           .withExample("../cameras/drape.json"),
       integer("steps_per_frame", "Time steps per frame; the step is 1 / (fps * steps_per_frame).").atLeast(1)
           .defaults(d.shot.stepsPerFrame),
+      integer("preroll_frames", "Frames simulated before frame 0 and not written: the cloth settles while every "
+                                "obstacle holds its pose at time 0, and a sequence with a `rest` mesh moves from "
+                                "that pose (the one the garments were fitted to) to its pose at time 0. For a "
+                                "character whose animation does not start in the garment's pose.")
+          .atLeast(0).defaults(d.shot.prerollFrames),
       vec3("gravity", "Gravitational acceleration (Y is up).").inUnit("m/s^2")
           .defaults(toJson(d.dynamics.gravity)),
       enumeration("solver", {"pcg", "direct", "kang_cho", "cg"},

@@ -122,17 +122,20 @@ std::vector<Vec3> positionsOf(const Mesh& mesh, const std::vector<int>& nodes) {
   return x;
 }
 
-// Binds a handle's nodes at frame 0; a node farther than max_distance from the surface is an InputError.
-void bindHandle(HandleState& h, const Mesh& mesh, const BindSurface& surface, const std::string& file) {
+// Binds a handle's nodes at the start time; a node farther than max_distance from the surface is an InputError.
+void bindHandle(HandleState& h, const Mesh& mesh, const BindSurface& surface, const std::string& file,
+                double startTime) {
   if (surface.faces.empty())
     throw InputError(file + ": " + h.spec.place + "/bind_to: obstacle \"" + surface.name + "\" has no triangles");
-  h.bindings = bindToSurface(surface, surface.positionsAt(0.0), positionsOf(mesh, h.nodes), h.spec.bindSmoothing);
+  h.bindings =
+      bindToSurface(surface, surface.positionsAt(startTime), positionsOf(mesh, h.nodes), h.spec.bindSmoothing);
   for (size_t k = 0; k < h.nodes.size(); ++k) {
     const double d = h.bindings[k].at.distance;
     if (d <= h.spec.maxDistance) continue;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "node %d is %.4g m from the surface of obstacle \"%s\" at frame 0, farther than "
-                  "max_distance %.4g m", h.nodes[k], d, surface.name.c_str(), h.spec.maxDistance);
+    std::snprintf(buf, sizeof buf, "node %d is %.4g m from the surface of obstacle \"%s\" at %s, farther than "
+                  "max_distance %.4g m", h.nodes[k], d, surface.name.c_str(),
+                  startTime < 0 ? "the start of the pre-roll" : "frame 0", h.spec.maxDistance);
     throw InputError(file + ": " + h.spec.place + "/bind_to: " + buf + " (is the cloth placed on the obstacle?)");
   }
 }
@@ -172,7 +175,7 @@ std::vector<Vec3> boundPositions(const BindSurface& surface, const std::vector<V
 }
 
 std::vector<HandleState> resolveHandles(const std::vector<HandleSpec>& specs, const Mesh& mesh,
-                                        const std::string& file, const BindSurfaces& surfaces) {
+                                        const std::string& file, const BindSurfaces& surfaces, double startTime) {
   std::vector<HandleState> handles;
   const int n = int(mesh.nodes.size());
   for (const HandleSpec& spec : specs) {
@@ -195,11 +198,11 @@ std::vector<HandleState> resolveHandles(const std::vector<HandleSpec>& specs, co
     sortUnique(h.nodes);
     for (int i : h.nodes) h.materialPoints.push_back(materialPointOf(mesh, i));
     if (spec.bindTo.empty()) {
-      for (int i : h.nodes) h.anchors.push_back(mesh.nodes[i].x - handleOffset(spec, 0.0));
+      for (int i : h.nodes) h.anchors.push_back(mesh.nodes[i].x - handleOffset(spec, startTime));
     } else {
       const BindSurface& surface = surfaceOf(spec, surfaces, file);
       h.surface = surfaces.at(spec.bindTo);
-      bindHandle(h, mesh, surface, file);
+      bindHandle(h, mesh, surface, file, startTime);
     }
     handles.push_back(std::move(h));
   }

@@ -74,11 +74,13 @@ struct HandleState {
   std::vector<SurfaceBinding> bindings;        // bound handles: one per node
 };
 
-// Resolves the cloth's handle specs on its initial mesh (at time 0). A bad node index, a region that holds no node,
-// a `bind_to` missing from `surfaces` or a bound node farther than `max_distance` from the surface is an InputError
-// naming `file` and the handle's JSON pointer.
+// Resolves the cloth's handle specs on its initial mesh, at `startTime` (s; the simulation's first instant: 0, or
+// before it with a pre-roll). A bad node index, a region that holds no node, a `bind_to` missing from `surfaces` or
+// a bound node farther than `max_distance` from the surface is an InputError naming `file` and the handle's JSON
+// pointer.
 std::vector<HandleState> resolveHandles(const std::vector<HandleSpec>& specs, const Mesh& mesh,
-                                        const std::string& file, const BindSurfaces& surfaces = {});
+                                        const std::string& file, const BindSurfaces& surfaces = {},
+                                        double startTime = 0.0);
 
 // Binds world points to the surface as it is at node positions `x`, blending the triangles within each point's
 // distance plus `smoothingRadius` (m; 0: the nearest triangle alone).

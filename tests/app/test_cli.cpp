@@ -6,6 +6,7 @@
 #include "bad_input.h"
 #include "config/schema.h"
 #include "io/atomic_file.h"
+#include "io/obj.h"
 #include "test_util.h"
 
 using namespace adacloth;
@@ -142,7 +143,46 @@ TEST_CASE("simulate warns when a cloth starts inside an obstacle", "[app]") {
   INFO(stopped.output);
   CHECK(stopped.exitCode == 3);
   CHECK_THAT(stopped.output, Catch::Contains("the simulation blew up (try more steps_per_frame or a softer "
-                                             "material); at frame 0 cloth \"sheet\" starts 29.86 cm inside"));
+                                             "material); note: cloth \"sheet\" starts 29.86 cm inside"));
+}
+
+TEST_CASE("a pre-roll simulates frames before frame 0 and binds cloth to the rest pose", "[app]") {
+  // The body's sequence starts at x = 1; its rest mesh (the pose the cloth was fitted to) lies at x = -2. A small
+  // sheet 1 mm in front of the rest mesh is bound to the body.
+  TempDir dir("cli-preroll");
+  auto triangleAt = [](double dx) {
+    auto v = [&](double x, double y) { return "v " + std::to_string(x + dx) + " " + std::to_string(y) + " 0\n"; };
+    return v(0, 0) + v(1, 0) + v(0, 1) + "f 1 2 3\n";
+  };
+  writeText(dir / "body_0000.obj", triangleAt(1));
+  writeText(dir / "rest.obj", triangleAt(-2));
+  const std::string body = R"("obstacles": [{"name": "body", "mesh": {"sequence": {"pattern": "body_%04d.obj",
+      "rest": "rest.obj"}}}], )";
+  const std::string cloth = R"({"name": "patch", "mesh": {"grid": {"size": [0.1, 0.1], "cells": [1, 1]}},
+      "transform": {"translate": [-1.9, 0.1, 0.001]},
+      "handles": [{"region": {"min": [0, 0], "max": [0.1, 0.1]}, "bind_to": "body"}]})";
+  auto run = [&](const std::string& name, const std::string& extra) {
+    writeText(dir / (name + ".json"), shotWith(cloth, body + extra));
+    return runAdacloth("simulate '" + (dir / (name + ".json")).string() + "' -o '" + (dir / name).string() +
+                       "' --frames 1 --quiet");
+  };
+  // Without a pre-roll the sheet is 3 m from the body's pose at time 0: bad input.
+  const RunResult plain = run("plain", "");
+  CHECK(plain.exitCode == 2);
+  CHECK_THAT(plain.output, Catch::Contains("/cloths/0/handles/0/bind_to: node 0 is 2.9 m from the surface of obstacle "
+                                           "\"body\" at frame 0"));
+  // With 12 frames of pre-roll it binds to the rest mesh and rides along to the pose at time 0, which frame 0 shows.
+  const RunResult preroll = run("preroll", "\"preroll_frames\": 12, ");
+  INFO(preroll.output);
+  REQUIRE(preroll.exitCode == 0);
+  const Mesh frame0 = readObj(dir / "preroll/frames/patch_00000.obj");
+  CHECK(frame0.nodes[0].x.x() == Approx(1.1).margin(1e-6));
+  CHECK(frame0.nodes[0].x.y() == Approx(0.1).margin(1e-6));
+  const std::string lines = readFile(dir / "preroll/stats.jsonl");
+  const auto stats = config::Json::parse(lines.substr(0, lines.find('\n')));
+  CHECK(stats["frame"] == 0);
+  CHECK(stats["time"] == 0.0);
+  CHECK_FALSE(fs::exists(dir / "preroll/frames/patch_00002.obj"));
 }
 
 TEST_CASE("simulate with --frames limits the run", "[app]") {

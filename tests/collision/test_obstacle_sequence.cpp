@@ -120,3 +120,42 @@ TEST_CASE("the shared sequence cache drops the least recently used file", "[obst
   CHECK(xAt(o, 0.0) == Approx(0.0));               // file 0 again
   CHECK(shared->reads() == 4);
 }
+
+TEST_CASE("a pre-roll moves a sequence from its rest mesh to its pose at time 0", "[obstacle-sequence]") {
+  ThreeFiles files;
+  test::writeText(files.dir / "rest.obj", triangleAt(-2));
+  ObstacleSpec spec;
+  spec.shape = ObstacleSpec::Shape::Sequence;
+  spec.name = "body";
+  spec.place = "/obstacles/0";
+  spec.pattern = (files.dir.path() / "body_%04d.obj").string();
+  spec.sequenceFps = 2;
+  spec.firstFrame = 1;  // the pose at time 0 is file 1: x = 1
+  spec.sequenceRest = files.dir.path() / "rest.obj";
+  spec.preroll = 0.5;
+  const Obstacle o(spec, "conf/s.json");
+  CHECK(xAt(o, -1.0) == Approx(-2.0));   // before the pre-roll: the rest mesh
+  CHECK(xAt(o, -0.5) == Approx(-2.0));   // its start
+  CHECK(xAt(o, -0.25) == Approx(-0.5));  // halfway (eased: the middle is the middle)
+  CHECK(xAt(o, -0.375) > -2.0 + 0.25 * 3 * 0.5 - 1e-9);  // eased in: slower than linear near the start...
+  CHECK(xAt(o, -0.375) < -2.0 + 0.25 * 3);               // ...and behind the linear blend
+  CHECK(xAt(o, 0.0) == Approx(1.0));     // the animation takes over
+  CHECK(xAt(o, 0.25) == Approx(2.5));
+  // Without a rest mesh the pre-roll holds the pose at time 0; without a pre-roll a looping cycle runs backwards
+  // before 0.
+  spec.sequenceRest.clear();
+  spec.sequenceLoop = true;
+  const Obstacle held(spec, "conf/s.json");
+  CHECK(xAt(held, -0.25) == Approx(1.0));
+  spec.preroll = 0;
+  const Obstacle none(spec, "conf/s.json");
+  CHECK(xAt(none, -0.25) == Approx(0.5));
+  spec.sequenceLoop = false;
+  // A rest mesh of another shape is bad input, named by its JSON pointer.
+  test::writeText(files.dir / "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n");
+  spec.preroll = 0.5;
+  spec.sequenceRest = files.dir.path() / "bad.obj";
+  CHECK_THROWS_WITH(Obstacle(spec, "conf/s.json"),
+                    Catch::StartsWith("conf/s.json: /obstacles/0/mesh/sequence/rest: ") &&
+                        Catch::Contains("has 4 vertices and 2 faces; expected the sequence's (3 vertices, 1 faces"));
+}

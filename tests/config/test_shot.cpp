@@ -98,7 +98,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
                 "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002},
                 "handles": [], "remeshing": false}],
     "steps_per_frame": 4, "gravity": [0.0, -9.81, 0.0], "solver": "pcg", "solver_tolerance": 0.001,
-    "solver_max_iterations": 1000, "solver_preconditioner": "auto", "iterations": 1, "cg_tolerance": 1e-8,
+    "preroll_frames": 0, "solver_max_iterations": 1000, "solver_preconditioner": "auto", "iterations": 1, "cg_tolerance": 1e-8,
     "max_speed": 100.0, "checkpoint": {"every": 10, "keep": 2},
     "wind": {"velocity": [0.0, 0.0, 0.0], "density": 1.2, "drag": 1.0, "lift": 0.0},
     "obstacles": [],
