@@ -52,8 +52,8 @@ Field obstacleMeshSchema() {
                       "numbered one (so do not repeat the first pose as a last file).")
           .defaults(d.obstacle.sequenceLoop),
       path("rest", "OBJ of the pose the garments were fitted to (e.g. the character's rest pose), with the "
-                   "sequence's vertices and faces, relative to the shot file. With the shot's `preroll_frames`, "
-                   "the obstacle moves from it to its pose at time 0 before frame 0.")
+                   "sequence's vertices and faces, relative to the shot file: where the shot's pre-roll "
+                   "(`preroll_frames`, required with it) starts; the obstacle moves from it to its pose at time 0.")
           .isOptional().withExample("../meshes/body_rest.obj"),
   }, "A deforming obstacle: a numbered OBJ sequence, interpolated linearly between files and held after the last "
      "(or looped).");
@@ -173,6 +173,10 @@ ObstacleSpec readObstacle(const Shot& shot, const Json& j, size_t index) {
       o.firstFrame = m["sequence"]["first"].get<int>();
       o.sequenceLoop = m["sequence"]["loop"].get<bool>();
       if (m["sequence"].contains("rest")) {
+        // A rest mesh without a pre-roll would be read and never used: say so rather than ignore it.
+        if (shot.prerollFrames == 0)
+          fail("/mesh/sequence/rest", "the rest mesh is where the shot's pre-roll starts: set \"preroll_frames\" "
+                                      "(at the top level) to the frames it takes, or remove \"rest\"");
         const fs::path rest = m["sequence"]["rest"].get<std::string>();
         o.sequenceRest = rest.is_absolute() ? rest : base / rest;
       }

@@ -156,23 +156,24 @@ TEST_CASE("a pre-roll simulates frames before frame 0 and binds cloth to the res
   };
   writeText(dir / "body_0000.obj", triangleAt(1));
   writeText(dir / "rest.obj", triangleAt(-2));
-  const std::string body = R"("obstacles": [{"name": "body", "mesh": {"sequence": {"pattern": "body_%04d.obj",
+  const std::string body = R"("obstacles": [{"name": "body", "mesh": {"sequence": {"pattern": "body_%04d.obj"}}}], )";
+  const std::string bodyFromRest = R"("obstacles": [{"name": "body", "mesh": {"sequence": {"pattern": "body_%04d.obj",
       "rest": "rest.obj"}}}], )";
   const std::string cloth = R"({"name": "patch", "mesh": {"grid": {"size": [0.1, 0.1], "cells": [1, 1]}},
       "transform": {"translate": [-1.9, 0.1, 0.001]},
       "handles": [{"region": {"min": [0, 0], "max": [0.1, 0.1]}, "bind_to": "body"}]})";
   auto run = [&](const std::string& name, const std::string& extra) {
-    writeText(dir / (name + ".json"), shotWith(cloth, body + extra));
+    writeText(dir / (name + ".json"), shotWith(cloth, extra));
     return runAdacloth("simulate '" + (dir / (name + ".json")).string() + "' -o '" + (dir / name).string() +
                        "' --frames 1 --quiet");
   };
   // Without a pre-roll the sheet is 3 m from the body's pose at time 0: bad input.
-  const RunResult plain = run("plain", "");
+  const RunResult plain = run("plain", body);
   CHECK(plain.exitCode == 2);
   CHECK_THAT(plain.output, Catch::Contains("/cloths/0/handles/0/bind_to: node 0 is 2.9 m from the surface of obstacle "
                                            "\"body\" at frame 0"));
   // With 12 frames of pre-roll it binds to the rest mesh and rides along to the pose at time 0, which frame 0 shows.
-  const RunResult preroll = run("preroll", "\"preroll_frames\": 12, ");
+  const RunResult preroll = run("preroll", bodyFromRest + "\"preroll_frames\": 12, ");
   INFO(preroll.output);
   REQUIRE(preroll.exitCode == 0);
   const Mesh frame0 = readObj(dir / "preroll/frames/patch_00000.obj");

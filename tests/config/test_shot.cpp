@@ -270,6 +270,28 @@ TEST_CASE("obstacles get their documented defaults", "[config]") {
   CHECK(key.translate == Vec3(0, 0, 0));
   CHECK(key.rotateDeg == Vec3(0, 0, 0));
   CHECK(key.scale == 1.0);
+  CHECK(shot.prerollFrames == 0);
+  CHECK(shot.obstacles[2].sequenceRest.empty());
+  CHECK(shot.obstacles[2].preroll == 0.0);
+}
+
+TEST_CASE("a pre-roll: its length reaches every obstacle, and a rest mesh needs one", "[config]") {
+  const Shot shot = parseShot(R"({"cloths": [{"mesh": "a.obj"}], "fps": 25, "preroll_frames": 10, "obstacles": [)"
+                              R"( {"mesh": {"sequence": {"pattern": "body_%04d.obj", "rest": "rest.obj"}}},)"
+                              R"( {"mesh": {"sphere": {"radius": 0.5}}}]})",
+                              "conf/s.json");
+  CHECK(shot.prerollFrames == 10);
+  CHECK(shot.startTime() == Approx(-0.4));
+  // Relative to the shot file, as every path.
+  CHECK(shot.obstacles[0].sequenceRest.filename() == "rest.obj");
+  CHECK(shot.obstacles[0].sequenceRest.parent_path().filename() == "conf");
+  for (const ObstacleSpec& o : shot.obstacles) CHECK(o.preroll == Approx(0.4));
+  CHECK(errorOf(R"({"cloths": [{"mesh": "a.obj"}], "obstacles": [)"
+                R"( {"mesh": {"sequence": {"pattern": "body_%04d.obj", "rest": "rest.obj"}}}]})") ==
+        "conf/s.json: /obstacles/0/mesh/sequence/rest: the rest mesh is where the shot's pre-roll starts: set "
+        "\"preroll_frames\" (at the top level) to the frames it takes, or remove \"rest\"");
+  CHECK_THAT(errorOf(R"({"cloths": [{"mesh": "a.obj"}], "preroll_frames": -1})"),
+             Catch::StartsWith("conf/s.json: /preroll_frames: "));
 }
 
 TEST_CASE("shot-level errors", "[config]") {
