@@ -74,6 +74,7 @@ void printObstacle(const Obstacle& o) {
               o.faces().size(), o.moves() ? "moving" : "static");
   std::printf("    bounding box at t=0 [%.3g, %.3g, %.3g] to [%.3g, %.3g, %.3g] m\n", lo.x(), lo.y(), lo.z(), hi.x(),
               hi.y(), hi.z());
+  if (!s.sequenceRest.empty()) std::printf("    pre-roll from its rest mesh %s\n", s.sequenceRest.string().c_str());
 }
 
 }  // namespace
@@ -86,6 +87,8 @@ int runInfoCommand(int argc, char** argv) {
   const std::optional<CameraPath> camera = loadShotCamera(shot);
   std::printf("shot %s (%s)\n", shot.name.c_str(), shot.file.string().c_str());
   std::printf("frames 0..%d at %g fps (%.3f s)\n", shot.frames, shot.fps, shot.frames / shot.fps);
+  if (shot.prerollFrames > 0)
+    std::printf("pre-roll: %d frames (%.3f s) before frame 0, not written\n", shot.prerollFrames, -shot.startTime());
   if (camera)
     std::printf("camera: %s (%dx%d px, %zu keyframes from %g to %g s, %s)\n", shot.camera->string().c_str(),
                 camera->width, camera->height, camera->keyframes.size(), camera->startTime(), camera->endTime(),

@@ -184,6 +184,10 @@ TEST_CASE("a pre-roll simulates frames before frame 0 and binds cloth to the res
   CHECK(stats["frame"] == 0);
   CHECK(stats["time"] == 0.0);
   CHECK_FALSE(fs::exists(dir / "preroll/frames/patch_00002.obj"));
+  const RunResult info = runAdacloth("info '" + (dir / "preroll.json").string() + "'");
+  CHECK(info.exitCode == 0);
+  CHECK_THAT(info.output, Catch::Contains("pre-roll: 12 frames (0.500 s) before frame 0, not written"));
+  CHECK_THAT(info.output, Catch::Contains("pre-roll from its rest mesh "));
 }
 
 TEST_CASE("simulate with --frames limits the run", "[app]") {
