@@ -61,6 +61,27 @@ TEST_CASE("tracked shot: fine run follows the coarse one through its lowest harm
   CHECK((twin.frames.fine[3] - data.frames.fine[3]).cwiseAbs().maxCoeff() > 1e-7);
 }
 
+TEST_CASE("tracked shot: a pre-roll runs before frame 0, which comes at time 0", "[upsample]") {
+  std::string text = flagShot(R"({"region": {"min": [0, 0], "max": [0, 0.4]}})");
+  text.insert(1, R"("preroll_frames": 6, )");
+  const Shot withPreroll = parseShot(text, "conf/s.json");
+  const Shot plain = parseShot(flagShot(R"({"region": {"min": [0, 0], "max": [0, 0.4]}})"), "conf/s.json");
+  TrackOptions options;
+  options.levels = 1;
+  options.testFunctions = 6;
+  options.frames = 1;
+  options.progress = Progress::Mode::Quiet;
+  const TrackedData a = runTrackedShot(withPreroll, options), b = runTrackedShot(plain, options);
+  REQUIRE(a.frames.time.size() == 2);
+  CHECK(a.frames.time[0] == 0.0);
+  CHECK(a.frames.time[1] == b.frames.time[1]);
+  // Frame 0 is the cloth after a quarter second in the wind, not at rest.
+  CHECK((a.frames.coarse[0] - b.frames.coarse[0]).cwiseAbs().maxCoeff() > 1e-3);
+  const Subdivision sub = subdivide(a.coarse, 1);
+  const TrackingConstraint c = makeTracking(lowestHarmonics(sub.fine, 6), 6, sub.midpoint);
+  CHECK(trackingViolation(c, a.frames.coarse[0], a.frames.fine[0]) < 1e-6);
+}
+
 TEST_CASE("tracked shot rejects handles by node index", "[upsample]") {
   const Shot shot = parseShot(flagShot(R"({"nodes": [0, 4]})"), "conf/s.json");
   TrackOptions options;
