@@ -62,14 +62,15 @@ Channels interpolate(const std::vector<ObstacleKey>& keys, bool smooth, double t
 Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::shared_ptr<SequenceFiles> files)
     : spec_(spec), shotFile_(shotFile), files_(std::move(files)) {
   using Shape = ObstacleSpec::Shape;
+  std::vector<Tri> faces;
   switch (spec.shape) {
-    case Shape::Sphere: makeIcosphere(spec.radius, spec.subdivisions, rest_, faces_); break;
-    case Shape::Box: makeBox(spec.size, rest_, faces_); break;
-    case Shape::Ground: makeGroundSquare(spec.groundSize, rest_, faces_); break;
+    case Shape::Sphere: makeIcosphere(spec.radius, spec.subdivisions, rest_, faces); break;
+    case Shape::Box: makeBox(spec.size, rest_, faces); break;
+    case Shape::Ground: makeGroundSquare(spec.groundSize, rest_, faces); break;
     case Shape::File:
       if (!std::filesystem::exists(spec.file))
         throw InputError(shotFile + ": " + spec.place + "/mesh: mesh file " + spec.file.string() + " does not exist");
-      readObstacleObj(spec.file.string(), rest_, faces_);
+      readObstacleObj(spec.file.string(), rest_, faces);
       break;
     case Shape::Sequence: {
       const std::string first = sequenceFile(spec.pattern, spec.firstFrame);
@@ -80,8 +81,7 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::s
       {
         const std::shared_ptr<const SequenceFile> firstFile = files_->get(first);
         rest_ = firstFile->x;
-        faces_ = *firstFile->faces;
-        sequenceFaces_ = firstFile->faces;
+        faces_ = firstFile->faces;
       }
       // A looping cycle also takes the files numbered below `first` (the character starts mid-cycle).
       sequenceBase_ = spec.firstFrame;
@@ -94,8 +94,9 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::s
       break;
     }
   }
-  if (faces_.empty()) throw InputError(shotFile + ": " + spec.place + "/mesh: the obstacle has no triangles");
-  edges_ = uniqueEdges(faces_);
+  if (!faces_) faces_ = std::make_shared<const std::vector<Tri>>(std::move(faces));
+  if (faces_->empty()) throw InputError(shotFile + ": " + spec.place + "/mesh: the obstacle has no triangles");
+  edges_ = uniqueEdges(*faces_);
   for (size_t k = 1; k < spec.motion.size(); ++k)
     if (!(spec.motion[k].time > spec.motion[k - 1].time))
       throw InputError(shotFile + ": " + spec.place + "/motion/" + std::to_string(k) +
@@ -121,9 +122,9 @@ Mat3 Obstacle::linearAt(double t, Vec3& translation) const {
 std::shared_ptr<const SequenceFile> Obstacle::sequenceFrame(int index) const {
   const std::string file = sequenceFile(spec_.pattern, sequenceBase_ + index);
   std::shared_ptr<const SequenceFile> frame = files_->get(file);
-  if (frame->x.size() != rest_.size() || (frame->faces != sequenceFaces_ && *frame->faces != faces_))
+  if (frame->x.size() != rest_.size() || (frame->faces != faces_ && *frame->faces != *faces_))
     throw InputError(file + ": expected the same vertices and faces as the sequence's first file (" +
-                     std::to_string(rest_.size()) + " vertices, " + std::to_string(faces_.size()) + " faces)");
+                     std::to_string(rest_.size()) + " vertices, " + std::to_string(faces_->size()) + " faces)");
   return frame;
 }
 
@@ -151,11 +152,11 @@ void Obstacle::readPrerollStart(const ObstacleSpec& spec, const std::string& sho
     throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/rest: mesh file " + file + " does not exist");
   std::vector<Tri> faces;
   readObstacleObj(file, prerollStart_, faces);
-  if (prerollStart_.size() != rest_.size() || faces != faces_)
+  if (prerollStart_.size() != rest_.size() || faces != *faces_)
     throw InputError(shotFile + ": " + spec.place + "/mesh/sequence/rest: " + file + " has " +
                      std::to_string(prerollStart_.size()) + " vertices and " + std::to_string(faces.size()) +
                      " faces; expected the sequence's (" + std::to_string(rest_.size()) + " vertices, " +
-                     std::to_string(faces_.size()) + " faces, the same faces)");
+                     std::to_string(faces_->size()) + " faces, the same faces)");
 }
 
 std::vector<Vec3> Obstacle::sequencePoseAt(double t) const {

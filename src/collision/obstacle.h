@@ -25,7 +25,7 @@ class Obstacle {
   // True when the obstacle's shape or placement changes with time (keys or a sequence of more than one file).
   bool moves() const;
 
-  const std::vector<Tri>& faces() const { return faces_; }
+  const std::vector<Tri>& faces() const { return *faces_; }
   const std::vector<std::array<int, 2>>& edges() const { return edges_; }
   size_t nodeCount() const { return rest_.size(); }
 
@@ -44,8 +44,9 @@ class Obstacle {
   ObstacleSpec spec_;
   std::string shotFile_;
   std::vector<Vec3> rest_;  // before transform and motion (frame `firstFrame` for a sequence)
-  std::vector<Tri> faces_;
-  std::shared_ptr<const std::vector<Tri>> sequenceFaces_;  // a sequence's: its first file's list (sequence_files.h)
+  // A sequence's is its first file's list, shared with the file cache (sequence_files.h): a file of the sequence is
+  // checked against it by pointer.
+  std::shared_ptr<const std::vector<Tri>> faces_;
   std::vector<Vec3> prerollStart_;  // a sequence's rest mesh (spec_.sequenceRest), before transform; empty: none
   std::vector<std::array<int, 2>> edges_;
   int sequenceFrames_ = 1;  // number of files found for a sequence (a looping one: the whole cycle)
