@@ -14,7 +14,7 @@ namespace adacloth {
 namespace {
 
 const std::string kMagic = "ADACKPT\n";
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 4 + 8 + 8;
 
 // ---- writing -------------------------------------------------------------------------------------------------
@@ -59,6 +59,16 @@ void writeSolverCache(BinaryWriter& out, const SolverCache& cache) {
   if (cache.multigrid) cache.multigrid->save(out);
 }
 
+// The memory's grid is the one buildScene makes from the shot's mesh: only the cells' state is saved.
+void writeViewMemory(BinaryWriter& out, const std::optional<ViewMemory>& memory) {
+  out.u8(memory ? 1 : 0);
+  if (!memory) return;
+  std::vector<double> tensors;
+  for (const Mat2& m : memory->sizing) tensors.insert(tensors.end(), {m(0, 0), m(0, 1), m(1, 1)});
+  out.doubles(tensors);
+  out.doubles(memory->awayAt);
+}
+
 void writeCloth(BinaryWriter& out, const Cloth& cloth) {
   out.text(cloth.spec.name);
   writeMesh(out, cloth.mesh);
@@ -66,6 +76,7 @@ void writeCloth(BinaryWriter& out, const Cloth& cloth) {
   out.u64(cloth.dynamics.handles.size());
   for (const HandleState& h : cloth.dynamics.handles) writeHandle(out, h);
   writeSolverCache(out, cloth.dynamics.solver);
+  writeViewMemory(out, cloth.viewMemory);
 }
 
 // ---- reading -------------------------------------------------------------------------------------------------
@@ -147,6 +158,18 @@ void readSolverCache(BinaryReader& in, SolverCache& cache, size_t nodes) {
   }
 }
 
+void readViewMemory(BinaryReader& in, std::optional<ViewMemory>& memory) {
+  if ((in.u8("view memory") != 0) != memory.has_value()) in.fail("the view memory does not match the shot's");
+  if (!memory) return;
+  const std::vector<double> tensors = in.doubles("view memory sizing");
+  std::vector<double> awayAt = in.doubles("view memory times");
+  if (tensors.size() != 3 * memory->sizing.size() || awayAt.size() != memory->sizing.size())
+    in.fail("the view memory's grid differs from the shot's");
+  for (size_t c = 0; c < memory->sizing.size(); ++c)
+    memory->sizing[c] << tensors[3 * c], tensors[3 * c + 1], tensors[3 * c + 1], tensors[3 * c + 2];
+  memory->awayAt = std::move(awayAt);
+}
+
 void readCloth(BinaryReader& in, Cloth& cloth) {
   const std::string name = in.text("cloth name");
   if (name != cloth.spec.name) in.fail("cloth \"" + name + "\" where the shot has \"" + cloth.spec.name + "\"");
@@ -156,6 +179,7 @@ void readCloth(BinaryReader& in, Cloth& cloth) {
     in.fail("cloth \"" + name + "\": the number of handles differs from the shot's");
   for (HandleState& h : cloth.dynamics.handles) readHandle(in, h, cloth.mesh.nodes.size());
   readSolverCache(in, cloth.dynamics.solver, cloth.mesh.nodes.size());
+  readViewMemory(in, cloth.viewMemory);
   // Masses, springs and strain limits from the restored mesh and handles, as after a remesh in the run.
   rebuildDynamics(cloth);
 }

@@ -121,6 +121,8 @@ Scene buildScene(const Shot& shot) {
     cloth.dynamics.handles = resolveHandles(spec.handles, cloth.mesh, shot.file.string(), surfaces, shot.startTime());
     rebuildDynamics(cloth);
     if (spec.upsample) cloth.output = loadClothOutput(spec, cloth.mesh, shot);
+    if (spec.view && spec.view->memorySeconds > 0.0)
+      cloth.viewMemory = makeViewMemory(cloth.mesh, spec.remeshing->sizeMin);
     scene.cloths.push_back(std::move(cloth));
   }
   for (const ClothSpec& spec : shot.cloths)

@@ -15,6 +15,7 @@
 #include "mesh/mesh.h"
 #include "upsample/fixed_topology_output.h"
 #include "view/camera_path.h"
+#include "view/view_memory.h"
 #include "view/view_sizing.h"
 
 namespace adacloth {
@@ -26,6 +27,8 @@ struct Cloth {
   StrainLimits strainLimits;  // from `spec.strainLimit`, the mesh and the handles; rebuilt with the dynamics state
   // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
   std::shared_ptr<FixedTopologyOutput> output;
+  // The resolution seen by the camera, for cloths with `view` and a `view.memory` (view/view_memory.h).
+  std::optional<ViewMemory> viewMemory;
 };
 
 // Rebuilds the cloth's dynamics state (masses, springs, bending) and strain limits from its current mesh and

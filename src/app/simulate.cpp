@@ -92,8 +92,9 @@ void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report)
 // sizing field's obstacle-proximity term. The face geometry must be current (stepPhysics and buildScene leave it so).
 //
 // View-dependent refinement (docs/design.md §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is
-// given (null: `--no-view` or no camera): the raw face sizing is scaled by the view factor and clamped in screen space
-// before the hard limits, and verts where the factor jumps take the tensor max of their faces. `time` (s) is the
+// given (null: `--no-view` or no camera): the raw face sizing is raised where the cloth comes back into view
+// (its view memory), scaled by the view factor and clamped in screen space before the hard limits, and verts where
+// the factor jumps take the tensor max of their faces. `time` (s) is the
 // current time, `frameTime` (s) the frame length the anticipation window steps by.
 void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& report, ClothCounters& counters,
                 const CameraPath* camera, double time, double frameTime, const Occluders& occluders,
@@ -115,6 +116,9 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& repo
     ScopedPhase timer(report, Phase::Sizing);
     if (window) {
       const ViewFactorField field = viewFactorField(cloth.mesh, *window, *cloth.spec.view);
+      if (cloth.viewMemory)
+        rememberViewSizing(*cloth.viewMemory, cloth.mesh, faceSizing, field.factor, time,
+                           cloth.spec.view->memorySeconds);
       applyViewToFaceSizing(cloth.mesh, faceSizing, field, *window, *cloth.spec.view);
       clampFaceSizing(faceSizing, sizing);
       sizingAtVerts =

@@ -187,6 +187,7 @@ ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
   v.backface = j["backface"].get<bool>();
   v.occlusion = j["occlusion"].get<bool>();
   v.silhouetteThreshold = j["silhouette_threshold"].get<double>();
+  v.memorySeconds = j["memory"].get<double>();
   if (v.fullFrames > v.anticipationFrames)
     fail(shot, ptr + "/anticipation/full_frames", "expected at most anticipation/frames (" +
                                                       std::to_string(v.anticipationFrames) + "), got " +

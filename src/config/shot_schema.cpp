@@ -175,6 +175,11 @@ Field viewSchema() {
                                      "tensor max of its faces instead of their average (keeps silhouettes and the "
                                      "frustum border fine).").inUnit("1").atLeast(0)
           .defaults(d.view.silhouetteThreshold),
+      number("memory", "Fade time of the memory of the resolution the cloth had where the camera last saw it: "
+                       "cloth that comes back into view (or nears it again) after being coarsened out of view is "
+                       "refined where it was fine when last seen, fading over this time (for at most 3 x it), "
+                       "instead of entering coarse while its folds regrow. 0: off.")
+          .inUnit("s").atLeast(0).defaults(d.view.memorySeconds),
   }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
      "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()
       .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));

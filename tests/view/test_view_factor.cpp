@@ -161,4 +161,8 @@ TEST_CASE("`view` config: defaults, and errors without camera or remeshing", "[v
              Contains("/cloths/0/view/anticipation/full_frames: expected at most"));
   CHECK_THAT(errorOf(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"f_out": 0}}]})"),
              Contains("/cloths/0/view/f_out"));
+  CHECK_THAT(errorOf(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"memory": -0.1}}]})"),
+             Contains("/cloths/0/view/memory"));
+  CHECK(parseShot(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"memory": 0}}]})", "conf/s.json")
+            .cloths[0].view->memorySeconds == 0.0);
 }
