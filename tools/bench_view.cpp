@@ -29,6 +29,7 @@
 #include <string>
 #include <tuple>
 #include <vector>
+#include <unistd.h>
 
 #include "app/scene.h"
 #include "app/simulate.h"
@@ -123,6 +124,14 @@ Figures runShotFile(const fs::path& file, int frames, const fs::path& folder, bo
   return readStats(out / "stats.jsonl", true);
 }
 
+// Where the runs write their frames (kept for a look afterwards): one folder per process under the temp folder, so
+// that two benchmarks run side by side do not overwrite each other's outputs.
+fs::path outputFolder(const std::string& name) {
+  const fs::path folder = fs::temp_directory_path() / (name + "_" + std::to_string(getpid()));
+  std::fprintf(stderr, "bench_view: the runs write to %s\n", folder.c_str());
+  return folder;
+}
+
 // The arguments after "--shots" / "--film": an optional frame count (else `frames`), then shot files (else the
 // conf/ shots named in `defaults`).
 std::vector<fs::path> shotArguments(int argc, char** argv, std::initializer_list<const char*> defaults, int& frames) {
@@ -140,7 +149,7 @@ int benchShots(int argc, char** argv) {
   int frames = 24;
   const std::vector<fs::path> shots =
       shotArguments(argc, argv, {"skirt_walk", "cape_run", "crowd", "jump_cut"}, frames);
-  const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view_shots";
+  const fs::path folder = outputFolder("adacloth_bench_view_shots");
   std::printf("view-dependent benchmark shots, %d frames (medians over frames 1..%d of sums over cloths)\n\n", frames,
               frames);
   std::printf("| shot | faces (view) | faces (--no-view) | ms/frame (view) | ms/frame (--no-view) | faces ratio | "
@@ -297,7 +306,7 @@ std::pair<double, double> imageDifference(const fs::path& a, const fs::path& b, 
 int benchFilm(int argc, char** argv) {
   int frames = 0;  // 0: each shot's own length
   const std::vector<fs::path> shots = shotArguments(argc, argv, {"skirt_walk", "cape_run", "crowd"}, frames);
-  const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view_film";
+  const fs::path folder = outputFolder("adacloth_bench_view_film");
   std::printf("character shots seen by their film cameras (medians over frames 1..N of sums over cloths)\n\n");
   std::printf("| shot | run | frames | faces | ms / frame | visible edge (px) | image difference from --no-view "
               "(mean, share > 16) |\n|---|---|---:|---:|---:|---:|---:|\n");
@@ -356,7 +365,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--shots") return benchShots(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "--film") return benchFilm(argc, argv);
   const int frames = argc > 1 ? std::atoi(argv[1]) : 48;
-  const fs::path folder = fs::temp_directory_path() / "adacloth_bench_view";
+  const fs::path folder = outputFolder("adacloth_bench_view");
   fs::create_directories(folder);
   writeFileAtomically(folder / "camera.json", kCamera);
   const std::string adaptive = R"("mesh": {"grid": {"size": [1.5, 1.0], "cells": [15, 10]}},

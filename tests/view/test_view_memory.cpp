@@ -36,7 +36,8 @@ struct Sheet {
 
 }  // namespace
 
-TEST_CASE("view memory: every cell of the pattern is covered, each face covers its centroid's cell", "[view-dependent]") {
+TEST_CASE("view memory: every cell of the pattern is covered, each face covers its centroid's cell",
+          "[view-dependent]") {
   Sheet sheet;
   CHECK(sheet.memory.nx == 10);
   CHECK(sheet.memory.ny == 10);
@@ -56,7 +57,8 @@ TEST_CASE("view memory: every cell of the pattern is covered, each face covers i
   CHECK(size_t(huge.nx) * huge.ny <= size_t(kViewMemoryMaxCells));
 }
 
-TEST_CASE("view memory: cloth back in view is refined where it was fine when last seen, for 3 x memory", "[view-dependent]") {
+TEST_CASE("view memory: cloth back in view is refined where it was fine when last seen, for 3 x memory",
+          "[view-dependent]") {
   Sheet sheet;
   const Mat2 fine = isotropic(0.02), coarse = isotropic(0.2);
   double t = 0.0;
@@ -90,7 +92,8 @@ TEST_CASE("view memory: cloth that was never away keeps its raw sizing exactly",
   }
 }
 
-TEST_CASE("view memory: what is remembered is the last frame seen at full factor, not a history", "[view-dependent]") {
+TEST_CASE("view memory: what is remembered is the last frame seen at full factor, not a history",
+          "[view-dependent]") {
   Sheet sheet;
   const Mat2 fine = isotropic(0.02), coarse = isotropic(0.2);
   sheet.frame(0.0, fine, coarse, 1.0);
