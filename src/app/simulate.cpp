@@ -94,8 +94,8 @@ void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report)
 // View-dependent refinement (docs/design.md §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is
 // given (null: `--no-view` or no camera): the raw face sizing is raised where the cloth comes back into view
 // (its view memory), scaled by the view factor and clamped in screen space before the hard limits, and verts where
-// the factor jumps take the tensor max of their faces. `time` (s) is the
-// current time, `frameTime` (s) the frame length the anticipation window steps by.
+// the factor jumps take the tensor max of their faces. `time` (s) is the current time, `frameTime` (s) the frame
+// length the anticipation window steps by.
 void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& report, ClothCounters& counters,
                 const CameraPath* camera, double time, double frameTime, const Occluders& occluders,
                 SweepGuard* guard) {

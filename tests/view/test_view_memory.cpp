@@ -4,12 +4,12 @@
 
 #include "mesh/generators.h"
 #include "view/view_memory.h"
+#include "view_fixtures.h"
 
 using namespace adacloth;
+using adacloth::test::isotropic;
 
 namespace {
-
-Mat2 isotropic(double edge) { return Mat2::Identity() / (edge * edge); }
 
 constexpr double kFrame = 1.0 / 24.0;
 

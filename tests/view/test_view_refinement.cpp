@@ -8,8 +8,10 @@
 #include "view/screen_clamp.h"
 #include "view/view_factor_field.h"
 #include "view/view_sizing.h"
+#include "view_fixtures.h"
 
 using namespace adacloth;
+using adacloth::test::isotropic;
 
 namespace {
 
@@ -31,8 +33,6 @@ CameraPath pathOf(std::vector<CameraKeyframe> keys) {
   path.keyframes = std::move(keys);
   return path;
 }
-
-Mat2 isotropic(double edge) { return Mat2::Identity() / (edge * edge); }
 
 // One sizing + remesh pass with a uniform raw sizing `raw`; view-dependent when `window` is given.
 void refine(Mesh& mesh, const Mat2& raw, const ViewWindow* window, const ViewParams& spec, const SizingParams& limits) {

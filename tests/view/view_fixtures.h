@@ -1,8 +1,11 @@
 #pragma once
-// Cameras shared by the view-dependent tests.
+// Cameras and sizing tensors shared by the view-dependent tests.
 #include "view/camera_path.h"
 
 namespace adacloth::test {
+
+// The isotropic sizing tensor (1/m^2) of edges `edge` m long.
+inline Mat2 isotropic(double edge) { return Mat2::Identity() / (edge * edge); }
 
 // A still 640x360 camera 3 m in front of the XY plane looking at (x0, 0.5, 0) down -Z: with fov 30 deg it sees
 // about 1.6 m of the plane.
