@@ -29,6 +29,7 @@ void CollisionCounters::add(const CollisionStepStats& step) {
   zonePasses += step.zonePasses;
   unresolved += step.unresolved;
   if (step.unresolved > 0) ++unresolvedSteps;
+  heldContacts += step.heldContacts;
   limitPasses += step.limitPasses;
 }
 
@@ -43,7 +44,7 @@ config::Json collisionJson(const CollisionCounters& c) {
   return {{"steps", c.steps},           {"ccd_passes", c.ccdPasses},   {"ccd_tests", c.ccdTests},
           {"impacts", c.impacts},       {"impact_zones", c.impactZones}, {"zone_passes", c.zonePasses},
           {"unresolved", c.unresolved}, {"unresolved_steps", c.unresolvedSteps},
-          {"limit_passes", c.limitPasses}};
+          {"held_contacts", c.heldContacts}, {"limit_passes", c.limitPasses}};
 }
 
 }  // namespace adacloth

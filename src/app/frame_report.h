@@ -39,6 +39,7 @@ struct CollisionCounters {
   int zonePasses = 0;       // impact-zone passes
   int unresolved = 0;       // pairs still colliding when a step's passes ran out (0 in a healthy run)
   int unresolvedSteps = 0;  // steps that ended with such pairs
+  int heldContacts = 0;     // pairs left touching on held features (the handles decide them; not in `unresolved`)
   int limitPasses = 0;      // strain-limiter passes
 
   void add(const CollisionStepStats& step);

@@ -1,6 +1,7 @@
 #include "collision/contact_response.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "collision/material_distance.h"
@@ -69,6 +70,15 @@ bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactG
     s.v[nodes[i]] += share * (dvn * g.normal + dvt * tangentDir);
   }
   return true;
+}
+
+bool onHeldFeatures(const CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g) {
+  // The weights' absolute values sum to 2 (1 per side), so 0.1 is 5 % of the contact.
+  constexpr double kMovableShare = 0.1;
+  double movable = 0;
+  for (int i = 0; i < 4; ++i)
+    if (s.invMass[nodes[i]] > 0) movable += std::abs(g.weights[i]);
+  return movable < kMovableShare;
 }
 
 double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const CollisionParams& p) {

@@ -17,6 +17,12 @@ namespace adacloth {
 // whose only movable node has a small weight is then left partly apart).
 bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu);
 
+// True when the contact lies on held features: the nodes that can move (invMass > 0; not obstacle or handle nodes)
+// carry under 5 % of its weights, as where a held node meets a held edge and the free end of its own edge is weighted
+// 0-0.04. The handles that move the held nodes decide such a contact, as they decide a pair of held nodes
+// (broad_phase.h, anyMovable): a push moves the contact point by that share at most, so no pass can answer it.
+bool onHeldFeatures(const CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g);
+
 // The Coulomb coefficient of a pair: obstacle friction when a node belongs to an obstacle, else self friction.
 double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const CollisionParams& p);
 

@@ -260,7 +260,13 @@ int impactZones(const CollisionMesh& w, CollisionState& s, std::vector<Hit> hits
     hits = detector.detect(w, s);
     if (pushInsideObstacleZones(w, s, hits, zones, inZone, obstacleZone, p)) hits = detector.detect(w, s);
   }
-  return int(hits.size());
+  // What is left on held features (a gathered waistband bound to the body meeting itself) is the handles' to decide:
+  // the zones above keep the free nodes around it with the held faces, but no pass can move the contact itself.
+  int left = 0;
+  for (const Hit& h : hits) {
+    if (onHeldFeatures(s, candidateNodes(w, h.candidate), h.g)) ++st.heldContacts; else ++left;
+  }
+  return left;
 }
 
 }  // namespace adacloth

@@ -44,6 +44,8 @@ struct CollisionStepStats {
   int impacts = 0;            // CCD impacts resolved by impulses
   int zones = 0;              // impact zones formed
   int unresolved = 0;         // pairs still colliding when the passes ran out (0 in a healthy run)
+  int heldContacts = 0;       // pairs left touching on held features when the passes ran out (not in `unresolved`:
+                              // the handles decide them; contact_response.h, onHeldFeatures)
   int ccdPasses = 0;          // CCD passes run (at most CollisionParams::iterations)
   int zonePasses = 0;         // impact-zone passes run (at most CollisionParams::zoneIterations)
   long ccdTests = 0;          // primitive pairs given to the CCD test, over all passes (pairs unchanged since the

@@ -25,6 +25,7 @@ TEST_CASE("collision counters sum over steps, zones take the worst step", "[app]
   CollisionStepStats a, b;
   a.ccdPasses = 3, a.ccdTests = 100, a.impacts = 5, a.zones = 2, a.zonePasses = 4, a.unresolved = 0;
   b.ccdPasses = 8, b.ccdTests = 50, b.impacts = 1, b.zones = 1, b.zonePasses = 32, b.unresolved = 3;
+  a.heldContacts = 2, b.heldContacts = 1;
   c.add(a);
   c.add(b);
   c.add(CollisionStepStats());
@@ -36,7 +37,9 @@ TEST_CASE("collision counters sum over steps, zones take the worst step", "[app]
   CHECK(c.zonePasses == 36);
   CHECK(c.unresolved == 3);
   CHECK(c.unresolvedSteps == 1);
+  CHECK(c.heldContacts == 3);
   const config::Json j = collisionJson(c);
+  CHECK(j["held_contacts"] == 3);
   CHECK(j["unresolved"] == 3);
   CHECK(j["unresolved_steps"] == 1);
   CHECK(j["impact_zones"] == 2);

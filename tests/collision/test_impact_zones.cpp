@@ -4,6 +4,7 @@
 
 #include <Eigen/Geometry>
 
+#include "collision/contact_response.h"
 #include "collision/impact_zones.h"
 #include "collision_fixtures.h"
 
@@ -348,6 +349,38 @@ TEST_CASE("pairs none of whose nodes can move are not collisions", "[collision]"
   CHECK(collisionsOf(t.w, t.s, p).empty());
   ZoneRun run(t.w, t.s, p);
   CHECK(run.left == 0);
+}
+
+TEST_CASE("a contact on held features is left to the handles, not counted unresolved", "[collision]") {
+  // Two triangles of one cloth held by handles but for one free corner: P (nodes 0-2) lies still in y = 0 with its
+  // edge 0-1 on the x axis; Q's held corner 3 is carried down through the middle of that edge, Q's free corner 4
+  // stays 0.5 m away. Edge 4-3 meets edge 0-1 at node 3, where the free node weighs 0: no push can separate them
+  // (the skirt's gathered waistband, bound to the body, met itself so at a 1 cm size).
+  CollisionParams p;
+  Mesh mesh = makeTriangles({{Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), Vec3(0, 0, -0.5)},
+                             {Vec3(0, 0.01, 0), Vec3(0, 0.01, 0.5), Vec3(0.1, 0.01, 0.5)}});
+  std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
+  mesh.nodes[3].x.y() = -0.01;
+  const CollisionMesh w = buildCollisionMesh(cloths, {});
+  CollisionState s;
+  loadState(s, cloths, {}, {}, kDt);
+  s.invMass = {0, 0, 0, 0, 1, 0};
+  const std::vector<Hit> hits = collisionsOf(w, s, p);
+  REQUIRE(hits.size() == 1);
+  const auto nodes = candidateNodes(w, hits[0].candidate);
+  CHECK(onHeldFeatures(s, nodes, hits[0].g));
+
+  ZoneRun run(w, s, p);
+  CHECK(run.left == 0);
+  CHECK(run.st.heldContacts == 1);
+  CHECK(run.st.zonePasses == p.zoneIterations);  // the passes still ran: the zone keeps node 4 with the held faces
+  CHECK((s.x1[4] - s.x0[4]).norm() < 1e-12);
+
+  SECTION("the same contact with the free corner weighing in is unresolved") {
+    CollisionState free = s;
+    free.invMass[3] = 1;  // corner 3 free: the contact can be answered
+    CHECK_FALSE(onHeldFeatures(free, nodes, hits[0].g));
+  }
 }
 
 TEST_CASE("a pair inside a zone that rides a deforming obstacle is pushed apart", "[collision]") {
