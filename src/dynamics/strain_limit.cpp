@@ -62,22 +62,32 @@ std::vector<FaceLimit> faceLimits(const Mesh& mesh) {
   return out;
 }
 
+// How an edge's correction is split between its ends a and b: shares of the position change and of the velocity
+// change (each pair sums to 1).
+struct EdgeShares {
+  double positionA = 0.5, positionB = 0.5, velocityA = 0.5, velocityB = 0.5;
+};
+
+// Both changes split by inverse mass (wa, wb: the ends' inverse masses, not both 0).
+EdgeShares massShares(double wa, double wb) {
+  return {wa / (wa + wb), wb / (wa + wb), wa / (wa + wb), wb / (wa + wb)};
+}
+
 // Moves the ends of `e` back within its limits, by the given shares of the correction; removes the relative speed
 // along it that would take it further past the limit. Returns false when the edge was off by more than `slack`.
-bool correctEdge(Vec3* x, Vec3* v, const LengthLimit& e, double shareA, double shareB,
-                 double slack) {
+bool correctEdge(Vec3* x, Vec3* v, const LengthLimit& e, const EdgeShares& shares, double slack) {
   const Vec3 d = x[e.b] - x[e.a];
   const double len = d.norm();
   if (len <= 1e-12) return true;
   const double target = std::clamp(len, e.minLength, e.maxLength);
   if (target == len) return true;
   const Vec3 n = d / len;
-  x[e.a] += shareA * (len - target) * n;
-  x[e.b] -= shareB * (len - target) * n;
+  x[e.a] += shares.positionA * (len - target) * n;
+  x[e.b] -= shares.positionB * (len - target) * n;
   const double rate = n.dot(v[e.b] - v[e.a]);
   if ((len > target && rate > 0) || (len < target && rate < 0)) {
-    v[e.a] += shareA * rate * n;
-    v[e.b] -= shareB * rate * n;
+    v[e.a] += shares.velocityA * rate * n;
+    v[e.b] -= shares.velocityB * rate * n;
   }
   return std::abs(len - target) <= slack * target;
 }
@@ -89,7 +99,7 @@ bool edgePass(Vec3* x, Vec3* v, const double* invMass,
   for (int k = 0; k < count; ++k) {
     const LengthLimit& e = edges[forward ? k : count - 1 - k];
     const double wa = invMass[e.a], wb = invMass[e.b];
-    if (wa + wb > 0) within = correctEdge(x, v, e, wa / (wa + wb), wb / (wa + wb), slack) && within;
+    if (wa + wb > 0) within = correctEdge(x, v, e, massShares(wa, wb), slack) && within;
   }
   return within;
 }
@@ -175,14 +185,33 @@ int nodeCount(const StrainLimits& limits) {
   return n;
 }
 
-// The last pass: outward from the held nodes, each edge's end nearer to them stays put.
+// The last pass: outward from the held nodes, each edge's end nearer to them stays put, as if held, so that a held
+// node's pull crosses the cloth in one pass. The speed the edge loses is taken from the far end alone too (which
+// carries the pull's stop across the cloth) when that takes kinetic energy out, else split by the true masses as in
+// every other pass: taken from the far end alone whatever it did, it handed the near end's speed to the far one and
+// added energy each step the passes ran out (ARCSim's flag rebuilt with a soft knit held to a 1.05 limit in 10 m/s
+// wind gained ~10 J per step in the limiter, reached 2,600 J and blew up by frame 6; docs/benchmarks.md).
 void shockPass(Vec3* x, Vec3* v, const double* invMass,
                const std::vector<LengthLimit>& edges, double slack) {
   for (const LengthLimit& e : edges) {
-    double wa = invMass[e.a], wb = invMass[e.b];
-    if (e.leader == 1) wa = 0;
-    if (e.leader == 2) wb = 0;
-    if (wa + wb > 0) correctEdge(x, v, e, wa / (wa + wb), wb / (wa + wb), slack);
+    const double wa = invMass[e.a], wb = invMass[e.b];
+    const double movesA = e.leader == 1 ? 0 : wa, movesB = e.leader == 2 ? 0 : wb;
+    if (movesA + movesB <= 0) continue;
+    const double shareA = movesA / (movesA + movesB), shareB = movesB / (movesA + movesB);
+    EdgeShares shares = massShares(wa, wb);
+    shares.positionA = shareA, shares.positionB = shareB;
+    // The kinetic energy the one-sided change would add (J): dv_a = shareA rate n, dv_b = -shareB rate n.
+    const Vec3 d = x[e.b] - x[e.a];
+    const double len = d.norm();
+    if (len > 1e-12) {
+      const Vec3 n = d / len;
+      const double rate = n.dot(v[e.b] - v[e.a]);
+      double added = 0;
+      if (wa > 0) added += (shareA * rate * n.dot(v[e.a]) + 0.5 * shareA * shareA * rate * rate) / wa;
+      if (wb > 0) added += (-shareB * rate * n.dot(v[e.b]) + 0.5 * shareB * shareB * rate * rate) / wb;
+      if (added <= 0) shares.velocityA = shareA, shares.velocityB = shareB;
+    }
+    correctEdge(x, v, e, shares, slack);
   }
 }
 

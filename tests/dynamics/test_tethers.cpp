@@ -108,9 +108,10 @@ TEST_CASE("a tether pass pulls only the tethered node back and removes only its 
 TEST_CASE("tethers let four limiter passes hold a soft sheet hanging from two corners far better", "[dynamics]") {
   // Soft enough that gravity alone stretches it far past the limit; 24 x 24 cells, so that edge passes alone would
   // need about as many passes as the sheet is edges across to carry the corners' pull. Measured (p99 / max stretch
-  // after 48 steps): without tethers 1.47 / 1.58, with 1.12 / 1.18. Tethers bound each node's distance to the
-  // corners, not the stretch across the sheet, so four passes still do not reach the 1.05 limit (64 passes: 1.054 /
-  // 1.115); the bounds below say how much the tethers win.
+  // after 48 steps): without tethers 1.33 / 1.47 (1.47 / 1.58 before the shock pass kept the far end's stop only
+  // where it takes energy out), with 1.12 / 1.17. Tethers bound each node's distance to the corners, not the stretch
+  // across the sheet, so four passes still do not reach the 1.05 limit (64 passes: 1.054 / 1.115); the bounds below
+  // say how much the tethers win.
   MaterialParams soft;
   soft.stretch = 5;
   soft.shear = 0.5;
@@ -134,7 +135,8 @@ TEST_CASE("tethers let four limiter passes hold a soft sheet hanging from two co
   };
   const EdgeStretch without = hang(false), with = hang(true);
   INFO("without tethers p99 " << without.p99 << " max " << without.max << "; with " << with.p99 << " " << with.max);
-  CHECK(without.p99 > 1.4);
+  CHECK(without.p99 > 1.25);
+  CHECK(without.p99 - with.p99 > 0.15);
   CHECK(with.p99 < 1.13);
   CHECK(with.max < 1.2);
 }
