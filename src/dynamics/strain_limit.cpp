@@ -185,6 +185,16 @@ int nodeCount(const StrainLimits& limits) {
   return n;
 }
 
+// The kinetic energy (J) that taking the speed `rate` (m/s, along the unit edge direction n) out of an edge's ends by
+// the given shares would add: dv_a = shareA rate n, dv_b = -shareB rate n; wa, wb are the ends' inverse masses.
+double energyAdded(const Vec3& va, const Vec3& vb, double wa, double wb, const Vec3& n, double rate, double shareA,
+                   double shareB) {
+  double added = 0;
+  if (wa > 0) added += (shareA * rate * n.dot(va) + 0.5 * shareA * shareA * rate * rate) / wa;
+  if (wb > 0) added += (-shareB * rate * n.dot(vb) + 0.5 * shareB * shareB * rate * rate) / wb;
+  return added;
+}
+
 // The last pass: outward from the held nodes, each edge's end nearer to them stays put, as if held, so that a held
 // node's pull crosses the cloth in one pass. The speed the edge loses is taken from the far end alone too (which
 // carries the pull's stop across the cloth) when that takes kinetic energy out, else split by the true masses as in
@@ -200,16 +210,13 @@ void shockPass(Vec3* x, Vec3* v, const double* invMass,
     const double shareA = movesA / (movesA + movesB), shareB = movesB / (movesA + movesB);
     EdgeShares shares = massShares(wa, wb);
     shares.positionA = shareA, shares.positionB = shareB;
-    // The kinetic energy the one-sided change would add (J): dv_a = shareA rate n, dv_b = -shareB rate n.
     const Vec3 d = x[e.b] - x[e.a];
     const double len = d.norm();
     if (len > 1e-12) {
       const Vec3 n = d / len;
       const double rate = n.dot(v[e.b] - v[e.a]);
-      double added = 0;
-      if (wa > 0) added += (shareA * rate * n.dot(v[e.a]) + 0.5 * shareA * shareA * rate * rate) / wa;
-      if (wb > 0) added += (-shareB * rate * n.dot(v[e.b]) + 0.5 * shareB * shareB * rate * rate) / wb;
-      if (added <= 0) shares.velocityA = shareA, shares.velocityB = shareB;
+      if (energyAdded(v[e.a], v[e.b], wa, wb, n, rate, shareA, shareB) <= 0)
+        shares.velocityA = shareA, shares.velocityB = shareB;
     }
     correctEdge(x, v, e, shares, slack);
   }
