@@ -208,15 +208,15 @@ void shockPass(Vec3* x, Vec3* v, const double* invMass,
     const double movesA = e.leader == 1 ? 0 : wa, movesB = e.leader == 2 ? 0 : wb;
     if (movesA + movesB <= 0) continue;
     const double shareA = movesA / (movesA + movesB), shareB = movesB / (movesA + movesB);
-    EdgeShares shares = massShares(wa, wb);
-    shares.positionA = shareA, shares.positionB = shareB;
+    const EdgeShares byMass = massShares(wa, wb);
+    const EdgeShares oneSided{shareA, shareB, shareA, shareB};
+    EdgeShares shares{shareA, shareB, byMass.velocityA, byMass.velocityB};
     const Vec3 d = x[e.b] - x[e.a];
     const double len = d.norm();
     if (len > 1e-12) {
       const Vec3 n = d / len;
       const double rate = n.dot(v[e.b] - v[e.a]);
-      if (energyAdded(v[e.a], v[e.b], wa, wb, n, rate, shareA, shareB) <= 0)
-        shares.velocityA = shareA, shares.velocityB = shareB;
+      if (energyAdded(v[e.a], v[e.b], wa, wb, n, rate, shareA, shareB) <= 0) shares = oneSided;
     }
     correctEdge(x, v, e, shares, slack);
   }

@@ -78,9 +78,9 @@ TEST_CASE("the strain limiter moves only movable nodes and adds no speed", "[dyn
 
 TEST_CASE("the strain limiter adds no speed when its passes run out and the shock pass runs", "[dynamics]") {
   // The chain above held at node 0, with one pass only: the passes run out and the shock pass moves each edge's far
-  // end alone. Its velocity rule must still split the speed an edge loses by the true masses: taking the near end
-  // as held there too handed the near end's speed to the far one, and a soft flag held tight by its limit in strong
-  // wind gained energy every step until it blew up.
+  // end alone. Its velocity rule may take the speed an edge loses from the far end alone only where that takes
+  // kinetic energy out: taking it so always handed the near end's speed to the far one, and a soft flag held tight by
+  // its limit in strong wind gained energy every step until it blew up.
   StrainLimits chain;
   chain.edges = {{0, 1, 0.9, 1.1, 1}, {1, 2, 0.9, 1.1, 1}, {2, 3, 0.9, 1.1, 1}};
   chain.min = 0.9, chain.max = 1.1, chain.passes = 1;
