@@ -82,6 +82,10 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     std::vector<Candidate> near = findCandidates(w, s, params, c.trees, params.thickness, c.nearBoxes);
     std::vector<Vec3> found = s.x1;
     proximityPass(w, s, near, params, st);
+    // The repulsion pushes move nodes without regard to the cloth's limits: pushed out of a fold or off a body, a
+    // node stretches its edges, and nothing after the contact passes pulled them back (the self-contact of a soft
+    // flag held to 1.05 left edges at 2x). The limiter runs again, before the CCD passes, which check its moves too.
+    limitStrains(cloths, s, st);
     detector.seed(std::move(near), std::move(found));
   }
   bool clean = false;

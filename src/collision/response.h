@@ -15,7 +15,9 @@
 //    never came out clean.
 // 3. Proximity: vertex-face and edge-edge pairs closer than `thickness` at the end of the step are pushed apart to
 //    `thickness` (the push goes to the lighter side by inverse mass), their approaching normal velocity removed
-//    (inelastic) and their tangential velocity reduced by Coulomb friction.
+//    (inelastic) and their tangential velocity reduced by Coulomb friction. Then the strain limiter once more: the
+//    pushes take no account of the limits (a node pushed out of a fold or off a body stretches its edges), and the
+//    CCD passes that follow check the limiter's moves as they check the pushes.
 // 4. Continuous collision detection, iterated until clean: every pair that touches while approaching during the step
 //    is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
 // 5. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each

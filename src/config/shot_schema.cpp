@@ -116,9 +116,9 @@ Field strainLimitSchema() {
       number("onset", "Where `stiffening` starts, as a fraction of the way from rest (0) to `max` (1). On the flag, "
                       "0.75 let edges reach 1.12-1.43 where 0.5 kept them within 1.06.")
           .inUnit("1").atLeast(0).atMost(1).defaults(d.strainLimit.onset),
-  }, "Strain limiting in each step's contact pass, before the contacts: over- or under-stretched edges and faces "
-     "are pulled back within [min, max], and the speed that would stretch an edge further is removed (nothing is "
-     "added). Absent: no limiting.").isOptional();
+  }, "Strain limiting in each step's contact pass, before the contacts and again after their proximity pushes: "
+     "over- or under-stretched edges and faces are pulled back within [min, max], and the speed that would stretch "
+     "an edge further is removed (nothing is added). Absent: no limiting.").isOptional();
 }
 
 Field remeshingObjectSchema() {

@@ -4,7 +4,8 @@
 // a face free to stretch in directions between them, which a new edge of the remesher then shows), and, when its
 // `tethers` are on, by tethers from every free node to the nearest held nodes (dynamics/tethers.h).
 //
-// It runs in the contact pass (collision/response.h), before the contact passes, and follows their velocity rule: a
+// It runs in the contact pass (collision/response.h), before the contacts and again after the proximity pushes (the
+// CCD passes, which check every move, come after both), and follows their velocity rule: a
 // correction moves positions (split by inverse mass; held and obstacle nodes do not move) and removes only the part
 // of an edge's relative velocity that keeps violating its limit (inelastic, like a contact), never adding speed.
 // Writing the whole correction into velocities (dv = dx / h, as before) pumped speed into nodes that a contact pushed
