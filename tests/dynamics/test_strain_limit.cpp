@@ -138,6 +138,39 @@ TEST_CASE("the strain limiter limits a face's stretch between its edges' directi
   CHECK((x[1] - x[0]).norm() >= 0.8);
 }
 
+TEST_CASE("the strain limiter corrects a face just past its limit and leaves one just inside untouched", "[dynamics]") {
+  // Faces well inside their limits skip the eigen solver (a closed-form test of F^T F's eigenvalues with a margin);
+  // faces at the limit, within that margin or past it, take the exact path. The material triangle (0,0), (1,0),
+  // (0,1) stretched along the diagonal to just below, at, and just above the upper limit, and compressed likewise.
+  const Vec3 d = Vec3(1, 1, 0).normalized();
+  for (const double limitFactor : {1.0 - 1e-7, 1.0 - 1e-12, 1.0, 1.0 + 1e-12, 1.0 + 1e-7}) {
+    for (const bool stretched : {true, false}) {
+      const double lo = 0.8, hi = 1.2;
+      const double sigma = (stretched ? hi : lo) * limitFactor;
+      const Mat3 F = Mat3::Identity() + (sigma - 1) * d * d.transpose();
+      const std::vector<Vec3> start = {Vec3::Zero(), F * Vec3(1, 0, 0), F * Vec3(0, 1, 0)};
+      std::vector<Vec3> x = start, v(3, Vec3::Zero());
+      StrainLimits face;
+      face.faces.resize(1);
+      face.faces[0].nodes[0] = 0, face.faces[0].nodes[1] = 1, face.faces[0].nodes[2] = 2;
+      face.min = lo, face.max = hi, face.passes = 1;
+      limitStrain(x, v, {0, 1, 1}, face, 0.0);
+      Mat32 ds;
+      ds << x[1] - x[0], x[2] - x[0];
+      const Vec2 after = Eigen::JacobiSVD<Mat32>(ds).singularValues();
+      INFO("principal stretch " << sigma << " (" << (stretched ? "upper" : "lower") << " limit x " << limitFactor
+                                << "): after " << after.transpose());
+      const bool inside = stretched ? limitFactor < 1 : limitFactor > 1;
+      if (inside && std::abs(limitFactor - 1) > 1e-9) {
+        CHECK(x == start);  // well inside: not moved at all
+      } else {
+        CHECK(after.maxCoeff() <= hi * (1 + 1e-12));
+        CHECK(after.minCoeff() >= lo * (1 - 1e-12));
+      }
+    }
+  }
+}
+
 namespace {
 
 // How far the worst face (principal stretch) or edge of the mesh at x is past [lo, hi], as a ratio (1: within).
