@@ -2,11 +2,11 @@
 // they test the collision phase alone: gravity, edge-length constraints, then resolveCollisions after every step.
 #include <catch2/catch.hpp>
 
+#include "assets/held_sheet.h"
 #include "collision/measure.h"
 #include "collision/obstacle.h"
 #include "collision/obstacle_field.h"
 #include "collision/response.h"
-#include "assets/held_sheet.h"
 #include "dynamics/handles.h"
 #include "dynamics/strain_limit.h"
 #include "mesh/generators.h"
