@@ -155,7 +155,7 @@ CASES = [
     ("skirt_walk.fast", "skirt_walk", [speed(2.0)], 48, {"full"}, None),
     ("skirt_walk.run", "skirt_walk", [run_cycle], 48, {"quick", "full"}, None),
     ("cape_run.1step", "cape_run", [steps(1)], 48, {"full"}, None),
-    ("skirt_walk.2steps", "skirt_walk", [steps(2)], 48, {"full"}, None),
+    ("skirt_walk.2steps", "skirt_walk", [steps(2)], 48, {"ci", "quick", "full"}, (1.15, 2.0)),
     ("crowd.fine.thick", "crowd", [self_collision, fine_remeshing, thickness(0.01)], 24, {"full"}, None),
 ]
 

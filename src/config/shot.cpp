@@ -322,6 +322,7 @@ Shot parseShot(const std::string& text, const fs::path& file) {
   readCollisionConfig(shot, r);
   checkBindTargets(shot);
   shot.stepsPerFrame = r["steps_per_frame"].get<int>();
+  shot.maxObstacleStep = r["max_obstacle_step"].get<double>();
   shot.checkpoint.every = r["checkpoint"]["every"].get<int>();
   shot.checkpoint.keep = r["checkpoint"]["keep"].get<int>();
   readDynamics(shot.dynamics, r);
