@@ -67,8 +67,9 @@ struct Shot {
   std::vector<ObstacleSpec> obstacles;
   CollisionParams collision;
   int stepsPerFrame = 4;
-  // m: a step in which an obstacle vertex near a cloth moves farther is split into equal substeps (0: never split).
-  double maxObstacleStep = 0.03;
+  // Contact thicknesses (1): a step in which an obstacle vertex near a cloth moves farther is split into equal
+  // substeps (0: never split).
+  double maxObstacleStep = 6;
   int prerollFrames = 0;  // frames simulated before frame 0 and not written (the obstacles' pre-roll)
   CheckpointSpec checkpoint;
   StepSettings dynamics;  // gravity, wind, the linear solve and the blow-up guard (docs/design.md §5)

@@ -305,14 +305,16 @@ Field buildShotSchema() {
           .withExample("../cameras/drape.json"),
       integer("steps_per_frame", "Time steps per frame; the step is 1 / (fps * steps_per_frame).").atLeast(1)
           .defaults(d.shot.stepsPerFrame),
-      number("max_obstacle_step", "Largest distance an obstacle's vertex near a cloth (inside the box of its nodes "
-                                  "grown by the contact thickness) may move in one step: a step in which one moves "
-                                  "farther is split into equal substeps (at most 16), so that a fast limb meets the "
-                                  "cloth in the implicit solve rather than in the contact passes alone. With 2 steps "
-                                  "per frame a walking knee moves 4-9 cm per step, and the skirt's edges reached "
-                                  "3.8x their rest length; at 8 steps the character shots move at most 2.6 cm per "
-                                  "step and are never split. 0: never split.")
-          .inUnit("m").atLeast(0).defaults(d.shot.maxObstacleStep),
+      number("max_obstacle_step", "Largest distance, in contact thicknesses (`collision.thickness`), that an "
+                                  "obstacle's vertex near a cloth (inside the box of its nodes grown by the "
+                                  "thickness) may move in one step: a step in which one moves farther is split into "
+                                  "equal substeps (at most 16), so that a fast limb meets the cloth in the implicit "
+                                  "solve, whose contacts reach 3 thicknesses into an obstacle, rather than in the "
+                                  "contact passes alone. With 2 steps per frame a walking knee moves 4-9 cm per step "
+                                  "and the skirt's edges reached 3.8x their rest length; at 8 steps the character "
+                                  "shots move at most 2.6 cm per step and are never split (6 thicknesses: 3 cm). 0: "
+                                  "never split.")
+          .inUnit("1").atLeast(0).defaults(d.shot.maxObstacleStep),
       integer("preroll_frames", "Frames simulated before frame 0 and not written: the cloth settles while every "
                                 "obstacle holds its pose at time 0, and a sequence with a `rest` mesh moves from "
                                 "that pose (the one the garments were fitted to) to its pose at time 0. For a "

@@ -44,12 +44,14 @@ int stepsOfFrameOne(const TempDir& dir, const std::string& name, const std::stri
 
 TEST_CASE("a step in which an obstacle near the cloth moves far is split into substeps", "[app]") {
   TempDir dir("substeps");
-  // Across the sheet's box, 2 m in the frame's one step: 2 / 0.03 -> 67 substeps, capped at 16.
+  // Across the sheet's box, 2 m in the frame's one step: 2 / (6 x 5 mm) -> 67 substeps, capped at 16.
   CHECK(stepsOfFrameOne(dir, "fast", shotWithBall(-0.5, 0.6, 0.1, 2.0, "")) == 16);
   // Inside the box, 0.1 m: ceil(0.1 / 0.03) = 4.
   CHECK(stepsOfFrameOne(dir, "medium", shotWithBall(0.45, 0.6, 0.1, 0.1, "")) == 4);
-  // A larger limit splits less: ceil(0.1 / 0.04) = 3.
-  CHECK(stepsOfFrameOne(dir, "limit", shotWithBall(0.45, 0.6, 0.1, 0.1, R"("max_obstacle_step": 0.04, )")) == 3);
+  // A larger limit splits less: 8 thicknesses of 5 mm, ceil(0.1 / 0.04) = 3; so does a thicker contact.
+  CHECK(stepsOfFrameOne(dir, "limit", shotWithBall(0.45, 0.6, 0.1, 0.1, R"("max_obstacle_step": 8, )")) == 3);
+  CHECK(stepsOfFrameOne(dir, "thick",
+                        shotWithBall(0.45, 0.6, 0.1, 0.1, R"("collision": {"thickness": 0.01}, )")) == 2);
   // 0 turns substeps off.
   CHECK(stepsOfFrameOne(dir, "off", shotWithBall(-0.5, 0.6, 0.1, 2.0, R"("max_obstacle_step": 0, )")) == 1);
   // Far from the cloth's box, speed does not matter.

@@ -33,7 +33,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK_FALSE(shot.camera);
   CHECK(shot.obstacles.empty());
   CHECK(shot.stepsPerFrame == 4);
-  CHECK(shot.maxObstacleStep == 0.03);
+  CHECK(shot.maxObstacleStep == 6.0);
   CHECK(shot.checkpoint.every == 10);
   CHECK(shot.checkpoint.keep == 2);
   // dynamics
@@ -98,7 +98,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
                 "transform": {"translate": [0.0, 0.0, 0.0], "rotate_deg": [0.0, 0.0, 0.0], "scale": 1.0},
                 "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002},
                 "handles": [], "remeshing": false}],
-    "steps_per_frame": 4, "max_obstacle_step": 0.03, "gravity": [0.0, -9.81, 0.0], "solver": "pcg",
+    "steps_per_frame": 4, "max_obstacle_step": 6.0, "gravity": [0.0, -9.81, 0.0], "solver": "pcg",
     "solver_tolerance": 0.001,
     "preroll_frames": 0, "solver_max_iterations": 1000, "solver_preconditioner": "auto", "iterations": 1,
     "cg_tolerance": 1e-8,
