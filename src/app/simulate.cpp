@@ -493,10 +493,10 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
 
 // How many equal substeps the step [t0, t1] (s) takes: enough that no obstacle vertex near a cloth (the box of its
 // path over the step meets the box of a cloth's nodes grown by the contact thickness) moves farther than
-// max_obstacle_step thicknesses in one, at most kMaxSubsteps. Contact with an obstacle that moves farther in a step than the
-// solve's predicted contacts reach (3 thicknesses into it) is left to the CCD passes, which move only the nodes they
-// touch: at 2 steps per frame a walking knee moved 4-9 cm per step, the passes resolved ~300 impacts per step, and
-// the skirt's edges ended its steps at up to 3.8x (docs/benchmarks.md).
+// max_obstacle_step thicknesses in one, at most kMaxSubsteps. Contact with an obstacle that moves farther in a step
+// than the solve's predicted contacts reach (3 thicknesses into it) is left to the CCD passes, which move only the
+// nodes they touch: at 2 steps per frame a walking knee moved 4-9 cm per step, the passes resolved ~300 impacts per
+// step, and the skirt's edges ended its steps at up to 3.8x (docs/benchmarks.md).
 int substepsOf(const Shot& shot, Scene& scene, double t0, double t1) {
   constexpr int kMaxSubsteps = 16;
   if (!(shot.maxObstacleStep > 0) || !shot.collision.enabled || scene.obstacles.empty()) return 1;

@@ -19,7 +19,8 @@ std::string shotWithBall(double startX, double ballY, double ballZ, double trave
   return R"({"frames": 2, "steps_per_frame": 1, )" + extra + R"("cloths": [{"name": "sheet",
       "mesh": {"grid": {"size": [1, 1], "cells": [4, 4]}}, "transform": {"rotate_deg": [45, 0, 0]}}],
     "obstacles": [{"name": "ball", "mesh": {"sphere": {"radius": 0.05}},
-      "transform": {"translate": [)" + std::to_string(startX) + ", " + std::to_string(ballY) + ", " + std::to_string(ballZ) + R"(]},
+      "transform": {"translate": [)" + std::to_string(startX) + ", " + std::to_string(ballY) + ", " +
+         std::to_string(ballZ) + R"(]},
       "motion": [{"time": 0, "translate": [0, 0, 0]}, {"time": )" + t + R"(, "translate": [)" +
          std::to_string(travel) + R"(, 0, 0]}]}]})";
 }
@@ -57,5 +58,6 @@ TEST_CASE("a step in which an obstacle near the cloth moves far is split into su
   // Far from the cloth's box, speed does not matter.
   CHECK(stepsOfFrameOne(dir, "far", shotWithBall(-0.5, 3.0, 3.0, 2.0, "")) == 1);
   // Without collisions nothing is split (and the frame counts no collision phase at all).
-  CHECK(stepsOfFrameOne(dir, "nocontact", shotWithBall(-0.5, 0.6, 0.1, 2.0, R"("collision": {"enabled": false}, )")) == 0);
+  CHECK(stepsOfFrameOne(dir, "nocontact",
+                        shotWithBall(-0.5, 0.6, 0.1, 2.0, R"("collision": {"enabled": false}, )")) == 0);
 }
