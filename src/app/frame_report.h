@@ -31,7 +31,7 @@ const char* phaseName(Phase phase);  // the key in stats.jsonl's wall_ms
 
 // Collision counters summed over the frame's steps (impact zones: the most formed in one step).
 struct CollisionCounters {
-  int steps = 0;            // collision phases run
+  int steps = 0;            // collision phases run (one per step or substep)
   int ccdPasses = 0;        // continuous-collision passes
   long ccdTests = 0;        // primitive pairs given to the CCD test
   int impacts = 0;          // CCD impacts resolved by impulses
