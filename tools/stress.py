@@ -265,8 +265,9 @@ def main():
         results.append(r)
         print("%-22s %3d/%-3d %6d %9.2f %5d (%3d) %6d %6.3f/%6.3f %9.1f%% %10.1f %10s  %s" % (
             name, r["frames_done"] - 1, frames, r["max_intersections"], r["max_penetration"] / r["thickness"],
-            r["unresolved"], r["unresolved_steps"], r["held_contacts"], r["stretch_p99"], r["stretch_max"], 100 * r["energy_rise"],
-            r["ms_per_frame"], "pass" if r["passed"] else "FAIL", r["message"][:60]), flush=True)
+            r["unresolved"], r["unresolved_steps"], r["held_contacts"], r["stretch_p99"], r["stretch_max"],
+            100 * r["energy_rise"], r["ms_per_frame"], "pass" if r["passed"] else "FAIL", r["message"][:60]),
+            flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

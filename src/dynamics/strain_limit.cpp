@@ -113,11 +113,16 @@ struct FaceDeformation {
   Vec2 sigma;
 };
 
-FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
-  FaceDeformation d;
+// The face's deformation gradient F (3x2) at x.
+Mat32 deformationGradient(const Vec3* x, const FaceLimit& f) {
   Mat32 ds;
   ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
-  d.F = ds * f.materialInverse;
+  return ds * f.materialInverse;
+}
+
+FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
+  FaceDeformation d;
+  d.F = deformationGradient(x, f);
   d.eig.computeDirect(d.F.transpose() * d.F);
   d.sigma = d.eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
   return d;
@@ -128,9 +133,7 @@ FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
 // eigen solver was most of the limiter's time; a face this test does not clear takes the exact path, so the limiter
 // answers bit for bit as without it.
 bool clearlyWithin(const Vec3* x, const FaceLimit& f, double lo, double hi) {
-  Mat32 ds;
-  ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
-  const Mat32 F = ds * f.materialInverse;
+  const Mat32 F = deformationGradient(x, f);
   const Mat2 C = F.transpose() * F;
   const double mean = 0.5 * (C(0, 0) + C(1, 1));
   const double radius = std::sqrt(0.25 * (C(0, 0) - C(1, 1)) * (C(0, 0) - C(1, 1)) + C(0, 1) * C(0, 1));
