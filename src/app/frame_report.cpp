@@ -30,6 +30,7 @@ void CollisionCounters::add(const CollisionStepStats& step) {
   unresolved += step.unresolved;
   if (step.unresolved > 0) ++unresolvedSteps;
   heldContacts += step.heldContacts;
+  heldYields += step.heldYields;
   limitPasses += step.limitPasses;
 }
 
@@ -44,7 +45,7 @@ config::Json collisionJson(const CollisionCounters& c) {
   return {{"steps", c.steps},           {"ccd_passes", c.ccdPasses},   {"ccd_tests", c.ccdTests},
           {"impacts", c.impacts},       {"impact_zones", c.impactZones}, {"zone_passes", c.zonePasses},
           {"unresolved", c.unresolved}, {"unresolved_steps", c.unresolvedSteps},
-          {"held_contacts", c.heldContacts}, {"limit_passes", c.limitPasses}};
+          {"held_contacts", c.heldContacts}, {"held_yields", c.heldYields}, {"limit_passes", c.limitPasses}};
 }
 
 }  // namespace adacloth

@@ -40,6 +40,7 @@ struct CollisionCounters {
   int unresolved = 0;       // pairs still colliding when a step's passes ran out (0 in a healthy run)
   int unresolvedSteps = 0;  // steps that ended with such pairs
   int heldContacts = 0;     // pairs left touching on held features (the handles decide them; not in `unresolved`)
+  int heldYields = 0;       // groups of held cloth moved so as not to pass through held cloth (held_yield.h)
   int limitPasses = 0;      // strain-limiter passes
 
   void add(const CollisionStepStats& step);

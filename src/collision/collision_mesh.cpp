@@ -212,10 +212,8 @@ void writeBack(const CollisionState& state, std::vector<ClothStep>& cloths) {
   size_t k = 0;
   for (ClothStep& c : cloths)
     for (Node& n : c.mesh->nodes) {
-      if (state.invMass[k] > 0) {
-        n.x = state.x1[k];
-        n.v = state.v[k];
-      }
+      n.x = state.x1[k];
+      n.v = state.v[k];
       ++k;
     }
 }

@@ -54,7 +54,8 @@ bool matchesTopology(const CollisionMesh& mesh, const std::vector<ClothStep>& cl
 std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh& after);
 
 // The nodes of a collision mesh during one step of length dt (s): positions at its start and end, velocities (in and
-// out) and inverse masses (1/kg; 0 for obstacle and pinned nodes: they are never moved).
+// out) and inverse masses (1/kg; 0 for obstacle and pinned nodes: no contact moves them; pinned nodes yield only to
+// pinned nodes, held_yield.h).
 struct CollisionState {
   std::vector<Vec3> x0, x1, v;
   std::vector<double> invMass;
@@ -66,7 +67,8 @@ struct CollisionState {
 void loadState(CollisionState& state, const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
                const std::vector<ObstaclePose>& end, double dt);
 
-// Writes positions and velocities of the cloths' movable nodes back into their meshes.
+// Writes positions and velocities of the cloths' nodes back into their meshes (pinned nodes too: they may have
+// yielded).
 void writeBack(const CollisionState& state, std::vector<ClothStep>& cloths);
 
 }  // namespace adacloth

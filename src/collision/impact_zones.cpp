@@ -1,12 +1,12 @@
 #include "collision/impact_zones.h"
 
 #include <Eigen/Geometry>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <limits>
 
 #include "collision/contact_response.h"
 #include "collision/geometry.h"
+#include "collision/rigid_fit.h"
 
 namespace adacloth {
 namespace {
@@ -96,33 +96,6 @@ void rideHeldFaces(const CollisionMesh& w, CollisionState& s, const std::vector<
   }
 }
 
-// The rigid motion over the step that best fits the `lead` nodes' own (least squares, Kabsch/Umeyama), as a map from a
-// position at the start of the step to one at its end. Held nodes bound to a deforming body turn and shift together,
-// and a free node between them must turn with them: their mean displacement alone let a turning waistband's held edges
-// sweep through a free node's edges (crowd, two steps left unresolved). With fewer than three nodes, or three in a
-// line, the turn is not determined: the mean displacement alone.
-struct RigidMotion {
-  Vec3 centre = Vec3::Zero(), shift = Vec3::Zero();  // the nodes' mean position at the start, mean displacement (m)
-  Mat3 turn = Mat3::Identity();
-  Vec3 operator()(const Vec3& x0) const { return centre + shift + turn * (x0 - centre); }
-};
-
-RigidMotion leadMotion(const CollisionState& s, const std::vector<int>& lead) {
-  RigidMotion m;
-  Eigen::Matrix3Xd from(3, lead.size()), to(3, lead.size());
-  for (size_t k = 0; k < lead.size(); ++k) {
-    from.col(long(k)) = s.x0[lead[k]], to.col(long(k)) = s.x1[lead[k]];
-    m.centre += s.x0[lead[k]], m.shift += s.x1[lead[k]] - s.x0[lead[k]];
-  }
-  m.centre /= double(lead.size());
-  m.shift /= double(lead.size());
-  if (lead.size() < 3) return m;
-  const Vec3 spread = Eigen::JacobiSVD<Eigen::Matrix3Xd>(from.colwise() - m.centre).singularValues();
-  if (!(spread[1] > 1e-3 * spread[0])) return m;  // in a line
-  m.turn = Eigen::umeyama(from, to, false).topLeftCorner<3, 3>();
-  return m;
-}
-
 // Free members of a zone with anchors (infinite mass). With obstacle faces among the anchors, each free member rides
 // the nearest of them, so the zone follows the obstacle's local motion, turning and bending parts included (where a
 // mean displacement lets a turning hand sweep through the cloth it holds). With only handles and `blendRadius` > 0,
@@ -162,7 +135,7 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
   }
   // A zone caught between a handle and a moving obstacle must go with the obstacle: obstacle members lead.
   const std::vector<int>& lead = obstacle.empty() ? anchors : obstacle;
-  const RigidMotion motion = leadMotion(s, lead);
+  const RigidMotion motion = bestRigidMotion(s, lead);
   for (int n : free) {
     s.x1[n] = motion(s.x0[n]);
     s.v[n] = (s.x1[n] - s.x0[n]) / s.dt;

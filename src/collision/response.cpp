@@ -6,6 +6,7 @@
 #include "collision/collision_mesh.h"
 #include "collision/contact_response.h"
 #include "collision/ground_contact.h"
+#include "collision/held_yield.h"
 #include "collision/impact_detector.h"
 #include "collision/impact_zones.h"
 
@@ -74,6 +75,9 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   }
   st.meshRebuilt = updateCollisionMesh(c, cloths, start);
   const CollisionMesh& w = c.mesh;
+  const HeldYieldStats held = yieldHeldCrossings(w, s, 0.05 * params.thickness, params.zoneIterations);
+  st.heldYields = held.groups;
+  st.unresolved = held.left;
   for (size_t o = 0; o < start.size(); ++o)
     if (start[o].obstacle->isGround()) groundPass(w, s, start[o], end[o], params, &st.contacts);
   limitStrains(cloths, s, st);
@@ -100,7 +104,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   }
   if (!clean) {
     std::vector<Hit> hits = detector.detect(w, s);
-    if (!hits.empty()) st.unresolved = impactZones(w, s, hits, params, detector, st);
+    if (!hits.empty()) st.unresolved += impactZones(w, s, hits, params, detector, st);
   }
   // Self-collision pushes may have moved nodes below a ground: lift them again (no second count). A lift is a move
   // that no CCD pass has seen, and it can carry a node through a layer of cloth lying on the ground (sheet_on_sphere

@@ -7,6 +7,8 @@
 // Every correction follows one rule: it moves positions and removes only the relative velocity that keeps violating
 // its constraint (inelastic), with Coulomb friction on the tangential part of a contact; none adds speed.
 //
+// 0. Held cloth yields to held cloth (held_yield.h): pairs made only of handle-held nodes that would touch over the
+//    step are grouped, and each group moves by the rigid motion that best fits its prescribed motion.
 // 1. Ground planes: nodes closer than `thickness` are lifted (a half-space cannot be crossed by an edge or face
 //    without a node crossing it, so nodes suffice).
 // 2. Strain limiting (dynamics/strain_limit.h), before the contacts, so that contacts have the last word: a limit
@@ -22,7 +24,7 @@
 //    is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
 // 5. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
 //    group moves rigidly (or rides the obstacle or follows the handle it touches); groups merge until no collision is
-//    left. Pinned (handle) nodes and obstacles have infinite mass: they are never moved.
+//    left. Pinned (handle) nodes and obstacles have infinite mass: no pass but 0. moves them.
 #include <memory>
 #include <vector>
 
@@ -48,6 +50,7 @@ struct CollisionStepStats {
   int unresolved = 0;         // pairs still colliding when the passes ran out (0 in a healthy run)
   int heldContacts = 0;       // pairs left touching on held features when the passes ran out (not in `unresolved`:
                               // the handles decide them; contact_response.h, onHeldFeatures)
+  int heldYields = 0;         // groups of held cloth moved rigidly so as not to pass through held cloth (held_yield.h)
   int ccdPasses = 0;          // CCD passes run (at most CollisionParams::iterations)
   int zonePasses = 0;         // impact-zone passes run (at most CollisionParams::zoneIterations)
   long ccdTests = 0;          // primitive pairs given to the CCD test, over all passes (pairs unchanged since the

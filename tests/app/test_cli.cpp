@@ -102,7 +102,7 @@ TEST_CASE("simulate writes the output layout", "[app]") {
     CHECK(j["collision"]["steps"] == (lines == 0 ? 0 : 4));
     CHECK(j["collision"]["unresolved"] == 0);
     for (const char* counter : {"ccd_passes", "ccd_tests", "impacts", "impact_zones", "zone_passes",
-                                "unresolved_steps", "held_contacts"})
+                                "unresolved_steps", "held_contacts", "held_yields"})
       CHECK(j["collision"].contains(counter));
     CHECK(j["collision"]["ccd_passes"].get<int>() >= j["collision"]["steps"].get<int>());
     for (const char* counter : {"splits", "flips", "collapses"}) CHECK(j["cloths"][0][counter] == 0);  // fixed mesh

@@ -26,6 +26,7 @@ TEST_CASE("collision counters sum over steps, zones take the worst step", "[app]
   a.ccdPasses = 3, a.ccdTests = 100, a.impacts = 5, a.zones = 2, a.zonePasses = 4, a.unresolved = 0;
   b.ccdPasses = 8, b.ccdTests = 50, b.impacts = 1, b.zones = 1, b.zonePasses = 32, b.unresolved = 3;
   a.heldContacts = 2, b.heldContacts = 1;
+  a.heldYields = 1, b.heldYields = 3;
   c.add(a);
   c.add(b);
   c.add(CollisionStepStats());
@@ -39,7 +40,9 @@ TEST_CASE("collision counters sum over steps, zones take the worst step", "[app]
   CHECK(c.unresolvedSteps == 1);
   CHECK(c.heldContacts == 3);
   const config::Json j = collisionJson(c);
+  CHECK(c.heldYields == 4);
   CHECK(j["held_contacts"] == 3);
+  CHECK(j["held_yields"] == 4);
   CHECK(j["unresolved"] == 3);
   CHECK(j["unresolved_steps"] == 1);
   CHECK(j["impact_zones"] == 2);
