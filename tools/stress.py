@@ -109,6 +109,16 @@ def soft_knit_two_corners(limit, wind):
     return change
 
 
+def stiffened(stiffening, onset):
+    """The limit in the solve: faces past `onset` of the way to the limit stiffen by `stiffening` x the material's
+    stretch stiffness (strain_limit.stiffening, .onset)."""
+    def change(shot):
+        for cloth in shot["cloths"]:
+            cloth.setdefault("strain_limit", {}).update({"stiffening": stiffening, "onset": onset})
+    change.__doc__ = "strain limit stiffening %g from onset %g" % (stiffening, onset)
+    return change
+
+
 def run_cycle(shot):
     """on the run cycle at 0.6x (1.8 m/s), with a 12-frame pre-roll from the rest pose the garments were fitted to"""
     for obstacle in shot.get("obstacles", []):
@@ -141,6 +151,8 @@ CASES = [
     ("skirt_walk", "skirt_walk", [], 48, {"ci", "quick", "full"}, None),
     ("flag.corners", "flag", [flag_two_corners(1.05, 12.0)], 48, {"ci", "quick", "full"}, (1.07, 1.2)),
     ("flag.soft", "flag", [soft_knit_two_corners(1.05, 12.0)], 96, {"ci", "quick", "full"}, None),
+    ("flag.soft.stiffened", "flag", [soft_knit_two_corners(1.05, 12.0), adaptive, stiffened(300, 0.25)], 48,
+     {"ci", "quick", "full"}, (1.07, 1.2)),
     ("crowd.self", "crowd", [self_collision], 24, {"ci", "quick", "full"}, None),
     ("jump_cut.2steps", "jump_cut", [steps(2)], 24, {"ci", "quick", "full"}, None),
     ("skirt_walk.fine", "skirt_walk", [fine_remeshing], 24, {"ci", "quick", "full"}, None),

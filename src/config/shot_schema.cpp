@@ -108,13 +108,16 @@ Field strainLimitSchema() {
       number("stiffening", "Makes the limit part of the implicit solve: each face whose larger principal stretch "
                            "passes `onset` stiffens by this multiple of the material's `stretch`, so the solve itself "
                            "keeps free cloth near its limit and the passes have little left to correct. For cloth "
-                           "hanging in wind (a flag held at two corners, limit 1.05, 12 m/s: largest edge 1.05 with "
-                           "30, 1.44 without). Faces with two held corners or touching an obstacle are left out. 0 (the "
+                           "hanging in wind (a silk flag held at two corners, limit 1.05, 12 m/s: largest edge 1.05 "
+                           "with 30, 1.44 without). A softer or heavier cloth needs more, and sooner: a soft knit "
+                           "flag (300 N/m) kept edges within 1.13 with 300 and `onset` 0.25, against 1.50 with 30 at "
+                           "0.5. Faces with two held corners or touching an obstacle are left out. 0 (the "
                            "default) turns it off: on garments, whose stretch the body decides, it made the solve "
                            "2-3x slower without lowering their stretch (docs/benchmarks.md).")
           .inUnit("1").atLeast(0).defaults(d.strainLimit.stiffening),
       number("onset", "Where `stiffening` starts, as a fraction of the way from rest (0) to `max` (1). On the flag, "
-                      "0.75 let edges reach 1.12-1.43 where 0.5 kept them within 1.06.")
+                      "0.75 let edges reach 1.12-1.43 where 0.5 kept them within 1.06; on a soft knit flag 0.25 "
+                      "held where 0.5 did not (docs/benchmarks.md).")
           .inUnit("1").atLeast(0).atMost(1).defaults(d.strainLimit.onset),
   }, "Strain limiting in each step's contact pass, before the contacts and again after their proximity pushes: "
      "over- or under-stretched edges and faces are pulled back within [min, max], and the speed that would stretch "
