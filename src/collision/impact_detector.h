@@ -24,7 +24,7 @@ class ImpactDetector {
  public:
   // `trees` and `boxes` are the broad phase's (kept in the collision cache); `st.ccdTests` counts the pairs tested.
   ImpactDetector(const CollisionParams& p, FaceTrees& trees, PrimitiveBoxes& boxes, CollisionStepStats& st)
-      : params_(p), trees_(trees), stats_(st), tolerance_(0.05 * p.thickness), boxes_(boxes) {}
+      : params_(p), trees_(trees), stats_(st), tolerance_(ccdTolerance(p)), boxes_(boxes) {}
 
   // Candidate pairs (any order) found at a larger reach (the proximity pass's) for the end positions `x1` they were
   // found at: the first call then needs no full traversal (a pair closer than the tolerance is closer than that

@@ -21,6 +21,9 @@ struct CollisionParams {
   int zoneIterations = 32;        // impact-zone passes before giving up (the pair is then reported unresolved)
 };
 
+// The contact distance of the CCD queries (m): a twentieth of the thickness (docs/collisions.md, step 4).
+inline double ccdTolerance(const CollisionParams& p) { return 0.05 * p.thickness; }
+
 // A rigid key of an obstacle's motion, applied after the obstacle's `transform` (docs/design.md §6).
 struct ObstacleKey {
   double time = 0;                 // s

@@ -75,7 +75,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   }
   st.meshRebuilt = updateCollisionMesh(c, cloths, start);
   const CollisionMesh& w = c.mesh;
-  const HeldYieldStats held = yieldHeldCrossings(w, s, 0.05 * params.thickness, params.zoneIterations);
+  const HeldYieldStats held = yieldHeldCrossings(w, s, ccdTolerance(params), params.zoneIterations);
   st.heldYields = held.groups;
   st.unresolved = held.left;
   for (size_t o = 0; o < start.size(); ++o)
