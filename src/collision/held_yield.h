@@ -22,9 +22,9 @@ struct HeldYieldStats {
   double largestShift = 0;  // m, the farthest a node ended from where its handle put it
 };
 
-// Tests every vertex-face and edge-edge pair of held cloth nodes (invMass 0, of a cloth) over the step at contact
-// distance `tolerance` (m), and moves the groups of those that touch rigidly, until no pair touches or `maxPasses`
-// ran. Changes x1 and v of the held cloth nodes it moves; nothing else.
+// Tests every vertex-face and edge-edge pair of held cloth nodes (invMass 0, of a cloth: held by a handle, or without
+// mass) over the step at contact distance `tolerance` (m), and moves the groups of those that touch rigidly, until
+// no pair touches or `maxPasses` ran. Changes x1 and v of the held cloth nodes it moves; nothing else.
 HeldYieldStats yieldHeldCrossings(const CollisionMesh& w, CollisionState& s, double tolerance, int maxPasses);
 
 }  // namespace adacloth

@@ -196,7 +196,7 @@ double worstStretch(const Mesh& mesh, const std::vector<Vec3>& x, double hi) {
 
 }  // namespace
 
-TEST_CASE("with keepLeastViolating the strain limiter never leaves a cloth further past its upper limit than it found it",
+TEST_CASE("with keepLeastViolating the strain limiter never leaves a cloth more stretched than it found it",
           "[dynamics]") {
   // A sheet held along its left and right sides, pulled 1.2x apart, compressed to 0.6x, or left at rest, with its
   // free nodes moved at random by up to 5 mm: no placement of the free nodes brings every face and edge within
