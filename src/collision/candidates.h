@@ -2,6 +2,7 @@
 // Primitive pairs of the collision mesh: vertex-face and edge-edge, the unit every narrow-phase test (proximity, CCD)
 // and every response works on. Small and called once per pair in the hot loops, so defined here.
 #include <array>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -32,6 +33,11 @@ inline MovingPoints movingPoints(const CollisionState& s, const std::array<int, 
     m.x1[i] = s.x1[nodes[i]];
   }
   return m;
+}
+
+// The pair's CCD contact over the step at contact distance `tolerance` (m), if any (ccd.h).
+inline std::optional<ContactGeometry> candidateCCD(const Candidate& c, const MovingPoints& m, double tolerance) {
+  return c.edgeEdge ? edgeEdgeCCD(m, tolerance) : vertexFaceCCD(m, tolerance);
 }
 
 // Neighbours (a vertex of the face, edges with a common end) are not contacts.

@@ -86,7 +86,7 @@ HeldYieldStats yieldHeldCrossings(const CollisionMesh& w, CollisionState& s, dou
       const auto nodes = candidateNodes(w, c);
       if (insideOneGroup(nodes)) continue;
       const MovingPoints m = movingPoints(s, nodes);
-      if (c.edgeEdge ? edgeEdgeCCD(m, tolerance) : vertexFaceCCD(m, tolerance)) touching.push_back(nodes);
+      if (candidateCCD(c, m, tolerance)) touching.push_back(nodes);
     }
     if (touching.empty() || st.passes == maxPasses) {
       st.left = int(touching.size());

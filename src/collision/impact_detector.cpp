@@ -23,7 +23,7 @@ std::vector<ImpactDetector::Tested> ImpactDetector::test(const CollisionMesh& w,
   for (long i = 0; i < long(cands.size()); ++i) {
     MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
     out[i].c = cands[i];
-    out[i].g = cands[i].edgeEdge ? edgeEdgeCCD(m, tolerance_) : vertexFaceCCD(m, tolerance_);
+    out[i].g = candidateCCD(cands[i], m, tolerance_);
   }
   stats_.ccdTests += long(cands.size());
   return out;
