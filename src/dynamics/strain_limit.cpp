@@ -254,7 +254,7 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
   out.min = limit.min;
   out.max = limit.max;
   out.passes = limit.iterations;
-  out.keepLeastViolating = limit.stiffening > 0;
+  out.keepLeastStretched = limit.stiffening > 0;
   return out;
 }
 
@@ -269,14 +269,16 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
   };
   // The passes need not converge: where a crumpled region's faces and edges cannot all hold, each projection undoes
   // another, and on a flag crumpling in 14 m/s wind four passes took the worst face from 1.08 to 1.39. With
-  // keepLeastViolating the state with the smallest worst stretch is kept (the one the limiter started from, if
+  // keepLeastStretched the state with the smallest worst stretch is kept (the one the limiter started from, if
   // nothing was better). It trades the passes' progress elsewhere for the worst face: right when the solve's face
   // stiffening leaves the passes only residuals to correct, not on garments, whose worst faces the body decides (on
   // skirt_walk it kept whole steps uncorrected, and 3 steps ended with unresolved contacts). Stretch, not
   // compression: stretch is what shows (and what the limit is for), compression comes from folds finer than the
   // mesh, and ranked by both the guard kept states whose stretch had grown so long as a compressed face improved
-  // (ARCSim's soft flag: edges past 1.2 in 15 of 60 frames, against 2 ranked by stretch).
-  const bool guard = limits.keepLeastViolating;
+  // (ARCSim's soft flag: edges past 1.2 in 15 of 60 frames, against 2 ranked by stretch). The whole cloth's state,
+  // not only where it got worse: restoring just the nodes of the faces and edges that ended worse than the best
+  // state kept more of the passes' progress but left that flag past 1.2 in 9 frames of 60 (docs/benchmarks.md).
+  const bool guard = limits.keepLeastStretched;
   const int n = guard ? nodeCount(limits) : 0;
   std::vector<Vec3> bestX, bestV;
   double best = 0;

@@ -39,7 +39,7 @@ struct StrainLimits {
   double min = 1, max = 1;         // stretch ratios (1)
   int passes = 0;                  // Gauss-Seidel passes each time the limiter runs
   // Keep the least stretched state the passes went through (see limitStrain). On with the limit's face stiffening.
-  bool keepLeastViolating = false;
+  bool keepLeastStretched = false;
   bool empty() const { return edges.empty() && faces.empty(); }
 };
 

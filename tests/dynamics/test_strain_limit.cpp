@@ -196,7 +196,7 @@ double worstStretch(const Mesh& mesh, const std::vector<Vec3>& x, double hi) {
 
 }  // namespace
 
-TEST_CASE("with keepLeastViolating the strain limiter never leaves a cloth more stretched than it found it",
+TEST_CASE("with keepLeastStretched the strain limiter never leaves a cloth more stretched than it found it",
           "[dynamics]") {
   // A sheet held along its left and right sides, pulled 1.2x apart, compressed to 0.6x, or left at rest, with its
   // free nodes moved at random by up to 5 mm: no placement of the free nodes brings every face and edge within
@@ -225,7 +225,7 @@ TEST_CASE("with keepLeastViolating the strain limiter never leaves a cloth more 
       }
       const double before = worstStretch(sheet.mesh, x, limit.max);
       StrainLimits limits = strainLimits(sheet.mesh, sheet.state, limit, held);
-      limits.keepLeastViolating = true;
+      limits.keepLeastStretched = true;
       limitStrain(x, v, invMass, limits, 1e-3);
       const double after = worstStretch(sheet.mesh, x, limit.max);
       INFO("spread " << spread << ", seed " << seed << ": worst stretch past the upper limit " << before << " -> "
@@ -235,7 +235,7 @@ TEST_CASE("with keepLeastViolating the strain limiter never leaves a cloth more 
   }
 }
 
-TEST_CASE("with keepLeastViolating the strain limiter ranks states by stretch, not by compression", "[dynamics]") {
+TEST_CASE("with keepLeastStretched the strain limiter ranks states by stretch, not by compression", "[dynamics]") {
   // A sheet held along its left and right sides and pushed closer together, which no placement of its free nodes
   // brings within the lower limit, with one free node in the middle pulled out of the sheet. Ranked by how far past
   // either limit the worst face or edge is (as before), the guard kept states whose stretch had grown so long as the
@@ -263,7 +263,7 @@ TEST_CASE("with keepLeastViolating the strain limiter ranks states by stretch, n
     x[middle] += Vec3(0, c.pull, 0);
     const double before = worstStretch(sheet.mesh, x, limit.max);
     StrainLimits limits = strainLimits(sheet.mesh, sheet.state, limit, held);
-    limits.keepLeastViolating = true;
+    limits.keepLeastStretched = true;
     limitStrain(x, v, invMass, limits, 1e-3);
     const double after = worstStretch(sheet.mesh, x, limit.max);
     INFO("spread " << c.spread << ", pull " << c.pull << ": worst stretch past the upper limit " << before << " -> "
