@@ -455,8 +455,10 @@ int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_
   return frame + 1;
 }
 
-// One step of length h (s) from t0 (s): every cloth's implicit step, the blow-up guard, the collision phase.
-void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h, FrameReport& report) {
+// One step of length h (s) from t0 (s): every cloth's implicit step, the blow-up guard, `beforeContact` (when given),
+// the collision phase.
+void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h, FrameReport& report,
+                  const SceneEdit* beforeContact = nullptr) {
   const StepSettings& settings = shot.dynamics;
   std::vector<std::vector<Vec3>> start;
   {
@@ -486,6 +488,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
                               "steps_per_frame or a softer material)");
     }
   }
+  if (beforeContact && *beforeContact) (*beforeContact)(scene);
   if (!shot.collision.enabled && !anyStrainLimit(scene)) return;
   ScopedPhase timer(report, Phase::Collision);
   collideStep(shot, scene, start, t0, t0 + h, report);
@@ -527,11 +530,14 @@ int substepsOf(const Shot& shot, Scene& scene, double t0, double t1) {
 
 }  // namespace
 
-void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report) {
+void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report,
+               const SceneEdit& beforeContact) {
   const double h = shot.stepTime(), t0 = scene.time + step * h;
   const int substeps = substepsOf(shot, scene, t0, t0 + h);
   // With one substep the times are t0 and t0 + h to the bit, as without substeps.
-  for (int k = 0; k < substeps; ++k) stepInterval(shot, scene, frame, t0 + k * h / substeps, h / substeps, report);
+  for (int k = 0; k < substeps; ++k)
+    stepInterval(shot, scene, frame, t0 + k * h / substeps, h / substeps, report,
+                 k == substeps - 1 ? &beforeContact : nullptr);
 }
 
 void prepareOutputFolder(const std::filesystem::path& out) {

@@ -1,6 +1,7 @@
 #pragma once
 // The frame loop of `adacloth simulate`: phases per frame, output folder, stats.jsonl, progress.
 #include <filesystem>
+#include <functional>
 
 #include "app/frame_report.h"
 #include "app/progress.h"
@@ -28,11 +29,19 @@ std::filesystem::path frameFile(const std::filesystem::path& out, const std::str
 // Fixed-topology output of one cloth at one frame (`upsample`): OUT/frames/<cloth>_out_<frame:05d>.obj.
 std::filesystem::path upsampledFrameFile(const std::filesystem::path& out, const std::string& cloth, int frame);
 
+// A change of a scene's cloths made inside a step (see stepScene).
+using SceneEdit = std::function<void(Scene&)>;
+
 // One physics step (index `step` of frame `frame`, starting at scene.time + step * stepTime): every cloth's implicit
 // step, the blow-up guard (SimulationError naming frame, cloth and node), then the collision phase. Does not advance
 // scene.time and does not update face geometry (the frame loop does both once per frame). Adds its times and counters
 // to `report` (one ClothCounters per cloth). Used by `upsample track`, which runs two scenes in lockstep.
-void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report);
+// `beforeContact`, when given, runs after the solves of the step's last substep and before its collision phase: what
+// it moves is part of the motion the contact pass checks (the step's CCD goes from the start of the step to there).
+// `upsample track` projects the fine cloth onto the coarse one there: projected after the step instead, the move was
+// never checked, and it carried the fine skirt through the body (docs/upsampling.md).
+void stepScene(const Shot& shot, Scene& scene, int frame, int step, FrameReport& report,
+               const SceneEdit& beforeContact = nullptr);
 
 // Runs the shot, writing a checkpoint every `shot.checkpoint.every` frames and after the last. With
 // `options.resume`, first restores the newest checkpoint in OUT (none: starts at frame 0) and continues after its
