@@ -68,13 +68,14 @@ std::vector<Candidate> heldCandidates(const CollisionMesh& w, const std::vector<
 HeldYieldStats yieldHeldCrossings(const CollisionMesh& w, CollisionState& s, double tolerance, int maxPasses) {
   HeldYieldStats st;
   std::vector<Vec3> targets;  // where the handles put the nodes (kept once a group moves)
-  Zones groups(w.nodeCount());
-  std::vector<char> grouped(w.nodeCount(), 0);
+  // Made at the first pass that finds a pair: nearly every step finds none, and these are per node of the scene.
+  Zones groups(0);
+  std::vector<char> grouped;
   // A group moves as one rigid body, so a pair inside it cannot cross. CCD would still see its distance shrink by up
   // to the chord of the turn (it interpolates positions linearly), and a pair just outside the contact distance then
   // kept the passes going (skirt_walk at 1 cm, frame 70).
   auto insideOneGroup = [&](const std::array<int, 4>& nodes) {
-    if (!grouped[nodes[0]]) return false;
+    if (grouped.empty() || !grouped[nodes[0]]) return false;
     const int group = groups.find(nodes[0]);
     for (int k = 1; k < 4; ++k)
       if (!grouped[nodes[k]] || groups.find(nodes[k]) != group) return false;
@@ -93,6 +94,7 @@ HeldYieldStats yieldHeldCrossings(const CollisionMesh& w, CollisionState& s, dou
       break;
     }
     ++st.passes;
+    if (grouped.empty()) grouped.assign(w.nodeCount(), 0), groups = Zones(w.nodeCount());
     for (const auto& nodes : touching)
       for (int k = 0; k < 4; ++k) {
         grouped[nodes[k]] = 1;
