@@ -4,7 +4,7 @@
 // with one oscillatory mode; and the largest difference between the kernel and Eigen.
 // With an operator file argument it also times that operator (e.g. docs/upsampling.md's trained flag operator).
 // Then the patch-wise MLP upsampler (upsample/patch_mlp.h, goal <= 5 ms per frame for ~150 -> ~6000 nodes): random
-// 54-64-64-64-135 networks over a 14 x 9-cell grid and over meshes/skirt_coarse.obj, 3 levels; ms per frame of
+// 119-64-64-64-135 networks over a 14 x 9-cell grid and over meshes/skirt_coarse.obj, 3 levels; ms per frame of
 // PatchMlp::apply (with its reused workspace) and of its parts. A PATCH_MLP.bin argument (ADCPMLP1 magic) is timed
 // too.
 // Then wrinkles by example (upsample/wrinkle_model.h, goal <= 2 ms): random models of 6, 60 and 100 poses over the
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
   }
   for (int i = 1; i < argc; ++i)
     if (modelFileMethod(argv[i]) == UpsampleMethod::Linear) row(argv[i], loadUpsampleOperator(argv[i]));
-  std::printf("\npatch MLP (54-64-64-64-3P, one GEMM per layer over all faces, float, 1 thread)\n");
+  std::printf("\npatch MLP (119-64-64-64-3P, one GEMM per layer over all faces, float, 1 thread)\n");
   std::printf("%-22s %6s %7s %6s %9s %10s %10s %10s %10s\n", "model", "M", "N", "faces", "params", "ms/frame",
               "features", "network", "assembly");
   std::srand(1);

@@ -5,9 +5,9 @@ usage: /usr/bin/python3 tools/patch_mlp_crosscheck.py --out DIR [--seed S] [--sa
        /usr/bin/python3 tools/patch_mlp_crosscheck.py --check ADACLOTH_TESTS [--seed S] [--samples N]
 
 Builds a model with random weights and normalization over a small mesh pair (two triangles, one subdivision level:
-54 -> 64 -> 64 -> 64 -> 18), writes it as DIR/model.bin exactly as tools/train_patch_mlp.py writes models, runs random
+119 -> 64 -> 64 -> 64 -> 18), writes it as DIR/model.bin exactly as tools/train_patch_mlp.py writes models, runs random
 inputs through the PyTorch network and writes DIR/cases.bin:
-  magic[8] "ADCPMLPX", u32 version (1), u32 n (cases), u32 I (54), u32 O (18),
+  magic[8] "ADCPMLPX", u32 version (1), u32 n (cases), u32 I (119), u32 O (18),
   f32 inputs[n][I] (unstandardized), f32 network outputs[n][O] (standardized), f32 displacements[n][O] (m),
 all float32 on the CPU, little-endian. The Catch2 test "patch MLP inference matches PyTorch" loads both and compares
 at 1e-5 relative; it reads tests/data/upsample/patch_mlp/ (written by --out with the default seed and samples, and

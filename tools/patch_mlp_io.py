@@ -12,10 +12,10 @@ import tempfile
 import numpy as np
 
 DATASET_MAGIC = b"ADCPMLPD"
-DATASET_VERSION = 1
+DATASET_VERSION = 2
 MODEL_MAGIC = b"ADCPMLP1"
-MODEL_VERSION = 1
-PATCH_INPUTS = 54  # 6 stencil points x 3 frames x 3 coordinates
+MODEL_VERSION = 2
+PATCH_INPUTS = 119  # 12 stencil points x 3 frames x 3 coordinates + 11 rest-shape values (patch_stencil.h)
 
 
 class FormatError(Exception):
@@ -59,7 +59,7 @@ def mesh_pair_bytes(levels, uv, vert_node, x, faces):
 
 
 class Dataset:
-    """The samples of one dataset file: inputs (n x 54) and targets (n x 3P) as float32 arrays (m)."""
+    """The samples of one dataset file: inputs (n x 119) and targets (n x 3P) as float32 arrays (m)."""
 
     def __init__(self, path):
         with open(path, "rb") as f:

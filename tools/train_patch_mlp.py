@@ -6,13 +6,13 @@ usage: /usr/bin/python3 tools/train_patch_mlp.py DATASET.bin [DATASET.bin ...] -
            [--epochs E] [--batch-size B] [--lr LR] [--lr-final LR] [--hidden W] [--hidden-layers H]
            [--loss physical|standardized] [--seed S] [--threads T] [--quiet]
 
-The datasets come from `adacloth upsample mlp-data DIR... -o DATASET.bin` (one sample per coarse face and frame:
-54 inputs, the face's 6-point stencil over 3 frames in its local frame, and 3 x P targets, the displacements of its
-P fine nodes from barycentric subdivision, m). All must share one coarse mesh. The network is fully connected,
-54 -> W (ReLU) -> ... -> W (ReLU) -> 3P with H hidden layers (seed 004: four layers, H = 3, W = 64), fitted with Adam
-to the mean squared error of the displacements on standardized inputs and outputs (mean and standard deviation per
-input and per output over the training samples; both go into the model file, and adacloth applies them). The
-learning rate decays exponentially from --lr to --lr-final over the epochs. With --validate, the error on those
+The datasets come from `adacloth upsample mlp-data DIR... -o DATASET.bin` (one sample per coarse face and frame: 119
+inputs, the face's 12-point two-ring stencil over 3 frames in its local frame and its rest shape, and 3 x P targets,
+the displacements of its P fine nodes from barycentric subdivision, m). All must share one coarse mesh. The network is
+fully connected, 119 -> W (ReLU) -> ... -> W (ReLU) -> 3P with H hidden layers (seed 004: four layers, H = 3, W = 64),
+fitted with Adam to the mean squared error of the displacements on standardized inputs and outputs (mean and standard
+deviation per input and per output over the training samples; both go into the model file, and adacloth applies them).
+The learning rate decays exponentially from --lr to --lr-final over the epochs. With --validate, the error on those
 samples is printed each epoch; it is never used to pick or stop the model (it is the held-out figure).
 
 Per epoch it prints the training and validation root mean square error of a displacement coordinate (mm) and the

@@ -5,12 +5,14 @@
 // mesh pair block into the model file it writes, which is then self-contained.
 //
 // File (little-endian, no padding; an intermediate file: no checksum, its exact size is checked instead):
-//   magic[8] "ADCPMLPD", u32 version (1), u64 B, B bytes of mesh pair (writeMeshPair),
-//   u32 I (inputs per sample, 54), u32 O (outputs per sample, 3 x patchNodeCount(levels)), u32 F (coarse faces),
+//   magic[8] "ADCPMLPD", u32 version (2: 119 inputs; version 1 had 54), u64 B, B bytes of mesh pair (writeMeshPair),
+//   u32 I (inputs per sample, kPatchInputs), u32 O (outputs per sample, 3 x patchNodeCount(levels)),
+//   u32 F (coarse faces),
 //   u32 S (sequences), u64 frames[S],
 //   f32 inputs[n][I], f32 targets[n][O] with n = F x (frames[0] + ... + frames[S-1]) samples ordered by sequence,
 //   then frame, then face.
-// Inputs are positions (m) in the face's local frame, targets displacements (m) from the barycentric prediction.
+// Inputs are positions (m) in the face's local frame and the face's rest lengths and material coordinates (m),
+// targets displacements (m) from the barycentric prediction.
 #include <string>
 #include <vector>
 
@@ -19,7 +21,7 @@
 namespace adacloth {
 
 inline constexpr char kPatchDatasetMagic[8] = {'A', 'D', 'C', 'P', 'M', 'L', 'P', 'D'};
-inline constexpr uint32_t kPatchDatasetVersion = 1;
+inline constexpr uint32_t kPatchDatasetVersion = 2;
 
 // Writes the samples of all folders (atomically) and returns their count. With `maxResidual` > 0 (m), a frame with a
 // fine node farther than that from barycentric gives no samples (training_data.h, frameWithin; it still serves as

@@ -165,7 +165,8 @@ PatchMlp loadPatchMlp(const std::string& file) {
       r.fail("bad magic (expected an adacloth patch-MLP file, ADCPMLP1)");
     if (const uint32_t version = r.u32("version"); version != kPatchMlpVersion)
       r.fail("unsupported version " + std::to_string(version) + " (this build reads version " +
-             std::to_string(kPatchMlpVersion) + ")");
+             std::to_string(kPatchMlpVersion) + (version == 1 ? "; version 1 models take a one-ring stencil: train "
+                                                               "again from new `upsample mlp-data`)" : ")"));
     const uint64_t meshSize = r.u64("mesh pair size");
     if (meshSize > r.left()) r.fail("truncated (the mesh pair needs " + std::to_string(meshSize) + " bytes)");
     const std::string meshBytes = r.raw(meshSize, "mesh pair");

@@ -1,14 +1,17 @@
 #pragma once
 // The patch-wise MLP upsampler (seed 004 §3.3; patches and features in patch_stencil.h): a small fully connected
-// network, ReLU after every layer but the last (seed 004: 54 -> 64 -> 64 -> 64 -> 3 x nodes per face), maps a face's
-// standardized stencil over three frames to the standardized displacements of the fine nodes in the face from the
-// barycentric prediction. Inference runs all faces at once, one float GEMM per layer (faces are columns); it is
-// single-threaded when Eigen::nbThreads() is 1 (the evaluations and benchmarks set it; otherwise Eigen may split a
-// GEMM over OpenMP threads). Trained by tools/train_patch_mlp.py on the data of `adacloth upsample mlp-data`.
+// network, ReLU after every layer but the last (seed 004: four layers, here 119 -> 64 -> 64 -> 64 -> 3 x nodes per
+// face), maps a face's standardized stencil over three frames and rest shape to the standardized displacements of
+// the fine nodes in the face from the barycentric prediction. Inference runs all faces at once, one float GEMM per
+// layer (faces are columns); it is single-threaded when Eigen::nbThreads() is 1 (the evaluations and benchmarks set
+// it; otherwise Eigen may split a GEMM over OpenMP threads). Trained by tools/train_patch_mlp.py on the data of
+// `adacloth upsample mlp-data`.
 //
 // Model file (little-endian, no padding), written by tools/train_patch_mlp.py and savePatchMlp:
-//   magic[8] "ADCPMLP1", u32 version (1), u64 B, B bytes of mesh pair (writeMeshPair),
-//   u32 L (layers), u32 width[L + 1] (width[0] = 54 inputs, width[L] = 3 x patchNodeCount(levels) outputs),
+//   magic[8] "ADCPMLP1", u32 version (2; version 1 took a one-ring stencil, 54 inputs), u64 B, B bytes of mesh pair
+//   (writeMeshPair),
+//   u32 L (layers), u32 width[L + 1] (width[0] = kPatchInputs = 119 inputs, width[L] = 3 x patchNodeCount(levels)
+//   outputs),
 //   per layer l: f32 W[width[l+1]][width[l]] (row-major, as torch.nn.Linear.weight), f32 b[width[l+1]],
 //   f32 input mean[width[0]], f32 input std[width[0]], f32 output mean[width[L]], f32 output std[width[L]] (m),
 //   u64 fnv1a64 of every byte before it.
@@ -23,7 +26,7 @@
 namespace adacloth {
 
 inline constexpr char kPatchMlpMagic[8] = {'A', 'D', 'C', 'P', 'M', 'L', 'P', '1'};
-inline constexpr uint32_t kPatchMlpVersion = 1;
+inline constexpr uint32_t kPatchMlpVersion = 2;
 
 struct PatchMlpLayer {
   Eigen::MatrixXf W;  // outputs x inputs
@@ -72,7 +75,8 @@ std::vector<Eigen::MatrixX3d> applyPatchMlp(const PatchMlp& mlp, const std::vect
 // Atomic write. std::invalid_argument when the sizes are inconsistent.
 void savePatchMlp(const PatchMlp& mlp, const std::string& file);
 // InputError naming the file for: unreadable, bad magic, other version, truncation or trailing bytes, checksum
-// mismatch, a bad mesh pair, widths that do not fit the mesh (inputs != 54, outputs != 3 x nodes per face), non-finite
+// mismatch, a bad mesh pair, widths that do not fit the mesh (inputs != kPatchInputs, outputs != 3 x nodes per
+// face), non-finite
 // numbers or standard deviations <= 0.
 PatchMlp loadPatchMlp(const std::string& file);
 

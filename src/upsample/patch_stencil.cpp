@@ -53,6 +53,67 @@ int nodeAcross(const Mesh& mesh, int face, int edge) {
   return -1;
 }
 
+// The other face of edge `edge` of face `face`, or -1 on a boundary.
+int faceAcross(const Mesh& mesh, int face, int edge) {
+  const Edge& e = mesh.edges[mesh.faces[face].edges[edge]];
+  if (e.isBoundary()) return -1;
+  return e.faces[0] == face ? e.faces[1] : e.faces[0];
+}
+
+// Index of the edge of face g that joins nodes p and q, or -1.
+int edgeJoining(const Mesh& mesh, int g, int p, int q) {
+  for (int j = 0; j < 3; ++j) {
+    const int n0 = mesh.nodeOf(g, j), n1 = mesh.nodeOf(g, (j + 1) % 3);
+    if ((n0 == p && n1 == q) || (n0 == q && n1 == p)) return j;
+  }
+  return -1;
+}
+
+// Stencil points 6..11 of face f (patch_stencil.h) as nodes, -1 where the stencil reflects.
+std::array<int, 6> outerNodes(const Mesh& mesh, int f, const std::array<int, 3>& corners,
+                              const std::array<int, 3>& across) {
+  std::array<int, 6> outer{-1, -1, -1, -1, -1, -1};
+  for (int i = 0; i < 3; ++i) {
+    const int g = faceAcross(mesh, f, i);
+    if (g < 0 || across[i] < 0) continue;
+    const int ci = corners[i], cj = corners[(i + 1) % 3], a = across[i];
+    const int farEdge = edgeJoining(mesh, g, cj, a), nearEdge = edgeJoining(mesh, g, a, ci);
+    if (farEdge >= 0) outer[2 * i] = nodeAcross(mesh, g, farEdge);
+    if (nearEdge >= 0) outer[2 * i + 1] = nodeAcross(mesh, g, nearEdge);
+  }
+  return outer;
+}
+
+// Rest-shape inputs of face f (patch_stencil.h), from material coordinates: lengths within a neighbour are measured
+// in that neighbour's own chart, so seams (where a node has a vert per chart) need no special case.
+std::array<double, kPatchRestInputs> restInputs(const Mesh& mesh, int f, const std::array<int, 3>& corners) {
+  const Face& face = mesh.faces[f];
+  Vec2 u[3];
+  for (int c = 0; c < 3; ++c) u[c] = mesh.verts[face.verts[c]].u;
+  std::array<double, kPatchRestInputs> rest{};
+  for (int i = 0; i < 3; ++i) {
+    rest[i] = (u[(i + 1) % 3] - u[i]).norm();
+    // The reflection of c_{i+2} across edge i's midpoint, unless the neighbour is there.
+    double toFirst = (u[(i + 1) % 3] - u[(i + 2) % 3]).norm(), toSecond = (u[i] - u[(i + 2) % 3]).norm();
+    if (const int g = faceAcross(mesh, f, i); g >= 0) {
+      Vec2 ua = Vec2::Zero(), ui = Vec2::Zero(), uj = Vec2::Zero();
+      for (int c = 0; c < 3; ++c) {
+        const int node = mesh.nodeOf(g, c);
+        const Vec2& uc = mesh.verts[mesh.faces[g].verts[c]].u;
+        (node == corners[i] ? ui : node == corners[(i + 1) % 3] ? uj : ua) = uc;
+      }
+      toFirst = (ua - ui).norm();
+      toSecond = (ua - uj).norm();
+    }
+    rest[3 + 2 * i] = toFirst;
+    rest[4 + 2 * i] = toSecond;
+  }
+  const Vec2 centroid = (u[0] + u[1] + u[2]) / 3.0;
+  rest[9] = centroid.x();
+  rest[10] = centroid.y();
+  return rest;
+}
+
 }  // namespace
 
 int patchNodeCount(int levels) {
@@ -75,6 +136,8 @@ PatchStencil makePatchStencil(const MeshPair& pair) {
     for (int b = n - a; b >= 0; --b, ++q) s.bary[q] = {a, b, n - a - b};
   s.corners.resize(F);
   s.across.resize(F);
+  s.outer.resize(F);
+  s.rest.resize(F);
   s.fineNodes.assign(size_t(F) * s.nodesPerFace, -1);
   std::vector<int> holders(fine.nodes.size(), 0);
   for (int f = 0; f < F; ++f) {
@@ -83,6 +146,8 @@ PatchStencil makePatchStencil(const MeshPair& pair) {
       s.corners[f][c] = coarse.nodeOf(f, c);
       s.across[f][c] = nodeAcross(coarse, f, c);
     }
+    s.outer[f] = outerNodes(coarse, f, s.corners[f], s.across[f]);
+    s.rest[f] = restInputs(coarse, f, s.corners[f]);
     const Vec2 &u0 = coarse.verts[face.verts[0]].u, &u1 = coarse.verts[face.verts[1]].u,
                &u2 = coarse.verts[face.verts[2]].u;
     const double tolerance = 1e-9 * (1 + u0.cwiseAbs().maxCoeff() + u1.cwiseAbs().maxCoeff() +
@@ -126,6 +191,12 @@ std::array<Vec3, kStencilPoints> stencilPoints(const PatchStencil& s, int face, 
     const int node = s.across[face][i];
     p[3 + i] = node >= 0 ? Vec3(x.row(node).transpose()) : Vec3(p[i] + p[(i + 1) % 3] - p[(i + 2) % 3]);
   }
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 &ci = p[i], &cj = p[(i + 1) % 3], &a = p[3 + i];
+    const int beyondFar = s.outer[face][2 * i], beyondNear = s.outer[face][2 * i + 1];
+    p[6 + 2 * i] = beyondFar >= 0 ? Vec3(x.row(beyondFar).transpose()) : Vec3(cj + a - ci);
+    p[7 + 2 * i] = beyondNear >= 0 ? Vec3(x.row(beyondNear).transpose()) : Vec3(a + ci - cj);
+  }
   return p;
 }
 
@@ -160,6 +231,7 @@ void patchInputs(const PatchStencil& s, const Eigen::MatrixX3d& now, const Eigen
         for (int d = 0; d < 3; ++d) column[(k * kStencilPoints + j) * 3 + d] = float(local[d]);
       }
     }
+    for (int r = 0; r < kPatchRestInputs; ++r) column[kPatchRestOffset + r] = float(s.rest[f][r]);
   }
 }
 

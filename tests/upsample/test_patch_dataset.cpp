@@ -68,8 +68,8 @@ TEST_CASE("patch dataset: one sample per face and frame, targets that rebuild th
   CHECK(at<uint64_t>(bytes, pos) == 3u);
   CHECK(at<uint64_t>(bytes, pos) == 2u);
   const size_t n = 60;
-  REQUIRE(bytes.size() == pos + n * 4 * (54 + 45));
-  Eigen::MatrixXf inputs(54, n), targets(45, n);
+  REQUIRE(bytes.size() == pos + n * 4 * (kPatchInputs + 45));
+  Eigen::MatrixXf inputs(kPatchInputs, n), targets(45, n);
   std::memcpy(inputs.data(), bytes.data() + pos, inputs.size() * 4);
   std::memcpy(targets.data(), bytes.data() + pos + inputs.size() * 4, targets.size() * 4);
 

@@ -138,7 +138,10 @@ TEST_CASE("patch MLP file errors name the file and the problem", "[upsample]") {
   CHECK_THAT(load(bad), Catch::Contains(file) && Catch::Contains("bad magic"));
   bad = good;
   bad[8] = char(kPatchMlpVersion + 1);
-  CHECK_THAT(load(bad), Catch::Contains(file) && Catch::Contains("unsupported version 2"));
+  CHECK_THAT(load(bad), Catch::Contains(file) && Catch::Contains("unsupported version 3"));
+  bad[8] = 1;  // a model of the one-ring stencil: told to train again
+  CHECK_THAT(load(bad), Catch::Contains(file) && Catch::Contains("unsupported version 1") &&
+                            Catch::Contains("train again"));
   CHECK_THAT(load(good.substr(0, good.size() - 7)), Catch::Contains(file) && Catch::Contains("truncated"));
   CHECK_THAT(load(good.substr(0, 30)), Catch::Contains("truncated"));
   CHECK_THAT(load(good.substr(0, 5)), Catch::Contains("bad magic"));

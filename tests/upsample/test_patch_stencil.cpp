@@ -67,6 +67,85 @@ TEST_CASE("patch stencil of a 2x2 grid: boundary reflection, 45 fine nodes per f
   CHECK(boundary == 8);
 }
 
+TEST_CASE("patch stencil's second ring: the nodes beyond each neighbour's other edges, or their reflections",
+          "[upsample]") {
+  const MeshPair pair = makeMeshPair(makeGrid(1.0, 1.0, 3, 3), 1);
+  const Mesh& mesh = pair.coarse;
+  const PatchStencil s = makePatchStencil(pair);
+  const Eigen::MatrixX3d x = deformed(mesh, 0.7);
+  auto inOneFace = [&](int a, int b, int c) {
+    for (size_t g = 0; g < mesh.faces.size(); ++g) {
+      int found = 0;
+      for (int k = 0; k < 3; ++k) {
+        const int node = mesh.nodeOf(int(g), k);
+        found += node == a || node == b || node == c;
+      }
+      if (found == 3) return true;
+    }
+    return false;
+  };
+  int complete = 0, reflected = 0;
+  for (int f = 0; f < s.faceCount(); ++f) {
+    const auto p = stencilPoints(s, f, x);
+    int found = 0;
+    for (int i = 0; i < 3; ++i) {
+      const int ci = s.corners[f][i], cj = s.corners[f][(i + 1) % 3], a = s.across[f][i];
+      for (int k = 0; k < 2; ++k) {
+        const int node = s.outer[f][2 * i + k];
+        // Beyond edge (cj, a) first, then beyond edge (a, ci).
+        const Vec3 &from = p[k == 0 ? (i + 1) % 3 : 3 + i], &to = p[k == 0 ? 3 + i : i],
+                   &third = p[k == 0 ? i : (i + 1) % 3];
+        if (node < 0) {
+          ++reflected;
+          CHECK((p[6 + 2 * i + k] - (from + to - third)).norm() < 1e-15);
+          continue;
+        }
+        ++found;
+        REQUIRE(a >= 0);
+        CHECK(p[6 + 2 * i + k] == Vec3(x.row(node)));
+        CHECK(node != ci);
+        CHECK(node != cj);
+        CHECK(node != a);
+        CHECK(inOneFace(k == 0 ? cj : a, k == 0 ? a : ci, node));
+      }
+    }
+    complete += found == 6;
+  }
+  CHECK(complete > 0);   // the middle cell's faces see two full rings
+  CHECK(reflected > 0);  // and the rim reflects
+}
+
+TEST_CASE("patch rest inputs: rest edge lengths of the face and its neighbours, and its material centroid",
+          "[upsample]") {
+  const MeshPair pair = makeMeshPair(makeGrid(0.9, 0.6, 3, 2), 1);
+  const Mesh& mesh = pair.coarse;
+  const PatchStencil s = makePatchStencil(pair);
+  std::vector<Vec2> u(mesh.nodes.size());
+  for (const Vert& v : mesh.verts) u[v.node] = v.u;
+  for (int f = 0; f < s.faceCount(); ++f) {
+    const auto& r = s.rest[f];
+    Vec2 centroid = Vec2::Zero();
+    for (int i = 0; i < 3; ++i) {
+      const Vec2 ci = u[s.corners[f][i]], cj = u[s.corners[f][(i + 1) % 3]], ck = u[s.corners[f][(i + 2) % 3]];
+      centroid += ci / 3.0;
+      CHECK(r[i] == Approx((cj - ci).norm()));
+      const int a = s.across[f][i];
+      const Vec2 ua = a >= 0 ? u[a] : Vec2(ci + cj - ck);  // the reflection on the rim
+      CHECK(r[3 + 2 * i] == Approx((ua - ci).norm()));
+      CHECK(r[4 + 2 * i] == Approx((ua - cj).norm()));
+    }
+    CHECK(r[9] == Approx(centroid.x()));
+    CHECK(r[10] == Approx(centroid.y()));
+  }
+  // The inputs carry them whatever the pose.
+  const Eigen::MatrixX3d x = deformed(mesh, 0.3);
+  Eigen::MatrixXf in;
+  std::vector<PatchFrame> frames;
+  patchInputs(s, x, x, x, in, frames);
+  for (int f = 0; f < s.faceCount(); ++f)
+    for (int k = 0; k < kPatchRestInputs; ++k) CHECK(in(kPatchRestOffset + k, f) == float(s.rest[f][k]));
+}
+
 TEST_CASE("patch stencil crosses seams and shares the fine nodes of seam edges", "[upsample]") {
   const MeshPair pair = makeMeshPair(makeTube(0.3, 0.5, 6, 2), 2);  // a closed tube: no boundary across its seam
   const PatchStencil s = makePatchStencil(pair);
