@@ -42,22 +42,23 @@ int canonicalIndex(const Bary& p, int n) {
   return before + (n - a - b);
 }
 
-int nodeAcross(const Mesh& mesh, int face, int edge) {
-  const Edge& e = mesh.edges[mesh.faces[face].edges[edge]];
-  if (e.isBoundary()) return -1;
-  const int other = e.faces[0] == face ? e.faces[1] : e.faces[0];
-  for (int c = 0; c < 3; ++c) {
-    const int node = mesh.nodeOf(other, c);
-    if (node != e.nodes[0] && node != e.nodes[1]) return node;
-  }
-  return -1;
-}
-
 // The other face of edge `edge` of face `face`, or -1 on a boundary.
 int faceAcross(const Mesh& mesh, int face, int edge) {
   const Edge& e = mesh.edges[mesh.faces[face].edges[edge]];
   if (e.isBoundary()) return -1;
   return e.faces[0] == face ? e.faces[1] : e.faces[0];
+}
+
+// The node of the face across edge `edge` of `face` that is not on the edge, or -1 on a boundary.
+int nodeAcross(const Mesh& mesh, int face, int edge) {
+  const int other = faceAcross(mesh, face, edge);
+  if (other < 0) return -1;
+  const Edge& e = mesh.edges[mesh.faces[face].edges[edge]];
+  for (int c = 0; c < 3; ++c) {
+    const int node = mesh.nodeOf(other, c);
+    if (node != e.nodes[0] && node != e.nodes[1]) return node;
+  }
+  return -1;
 }
 
 // Index of the edge of face g that joins nodes p and q, or -1.
@@ -74,8 +75,8 @@ std::array<int, 6> outerNodes(const Mesh& mesh, int f, const std::array<int, 3>&
                               const std::array<int, 3>& across) {
   std::array<int, 6> outer{-1, -1, -1, -1, -1, -1};
   for (int i = 0; i < 3; ++i) {
+    if (across[i] < 0) continue;  // a boundary edge: its whole side of the stencil is reflected
     const int g = faceAcross(mesh, f, i);
-    if (g < 0 || across[i] < 0) continue;
     const int ci = corners[i], cj = corners[(i + 1) % 3], a = across[i];
     const int farEdge = edgeJoining(mesh, g, cj, a), nearEdge = edgeJoining(mesh, g, a, ci);
     if (farEdge >= 0) outer[2 * i] = nodeAcross(mesh, g, farEdge);
