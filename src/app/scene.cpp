@@ -77,10 +77,7 @@ std::shared_ptr<FixedTopologyOutput> loadClothOutput(const ClothSpec& cloth, con
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   }
-  // Round-off allowance: a thousandth of the panel size (an operator made for this cloth fits far better).
-  Vec2 lo = mesh.verts.front().u, hi = lo;
-  for (const Vert& v : mesh.verts) lo = lo.cwiseMin(v.u), hi = hi.cwiseMax(v.u);
-  const std::string bad = operatorMismatch(*predictor.mesh, mesh, 1e-3 * (hi - lo).norm() + 1e-9);
+  const std::string bad = operatorMismatch(*predictor.mesh, mesh, coverageTolerance(*predictor.mesh, mesh));
   if (!bad.empty())
     throw InputError(where + "operator " + spec.operatorFile.string() + " does not cover cloth \"" + cloth.name +
                      "\": " + bad);

@@ -85,6 +85,27 @@ std::string operatorMismatch(const UpsampleOperator& op, const Mesh& cloth, doub
   return bad;
 }
 
+double coverageTolerance(const UpsampleOperator& op, const Mesh& cloth) {
+  double panels = 0;
+  if (!cloth.verts.empty()) {
+    Vec2 lo = cloth.verts.front().u, hi = lo;
+    for (const Vert& v : cloth.verts) lo = lo.cwiseMin(v.u), hi = hi.cwiseMax(v.u);
+    panels = 1e-3 * (hi - lo).norm();
+  }
+  std::vector<double> edges;
+  for (const std::array<int, 3>& f : op.fineFaces)
+    for (int k = 0; k < 3; ++k) {
+      const size_t a = size_t(f[k]), b = size_t(f[(k + 1) % 3]);
+      if (a < op.fineUv.size() && b < op.fineUv.size()) edges.push_back((op.fineUv[a] - op.fineUv[b]).norm());
+    }
+  double edge = 0;
+  if (!edges.empty()) {
+    std::nth_element(edges.begin(), edges.begin() + long(edges.size() / 2), edges.end());
+    edge = edges[edges.size() / 2];
+  }
+  return std::max(panels, 0.5 * edge) + 1e-9;
+}
+
 OutputPredictor linearPredictor(std::shared_ptr<const UpsampleOperator> op) {
   OutputPredictor p;
   p.mesh = op;

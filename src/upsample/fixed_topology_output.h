@@ -43,6 +43,12 @@ double simulationWeight(double ratio, const UpsampleBlend& blend);
 // cloth's material domain within `tolerance` (m). Otherwise what is wrong, as a phrase ("fine point 12 at (1.5, 0.2)
 // is 0.5 m outside the cloth's panels").
 std::string operatorMismatch(const UpsampleOperator& op, const Mesh& cloth, double tolerance);
+// How far (m, material space) an operator's points may lie outside the cloth's panels: half the median edge of the
+// operator's output mesh, or a thousandth of the panels' bounding-box diagonal if that is more. Curved panel outlines
+// are polygons of different edges in the two meshes (a coarse training garment and the production one), so a
+// correct operator's points stray from the panels by up to the chords' sagitta; the output mesh cannot show an
+// outline finer than its own edges, and an operator made for another garment strays by far more.
+double coverageTolerance(const UpsampleOperator& op, const Mesh& cloth);
 
 // What turns coarse samples into fine positions, whatever the method (linear, wrinkles, mlp; model_kind.h).
 struct OutputPredictor {

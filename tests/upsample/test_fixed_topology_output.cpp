@@ -188,6 +188,19 @@ TEST_CASE("an operator over a different material domain is reported", "[upsample
   CHECK_THAT(bad, Catch::Contains("outside the cloth's panels"));
 }
 
+TEST_CASE("an operator may stray from the panels by up to half an output edge, not more", "[upsample-output]") {
+  // Output mesh: 2 x 1 m in 8 x 8 cells, edges 0.25 and 0.125 m and diagonals 0.28 m: median edge 0.25 m, so the
+  // allowance is 0.125 m (more than the thousandth of the panels' diagonal). A production panel whose outline
+  // lies 0.1 m inside the operator's (another polygon for the same curved edge) is covered; one 0.2 m inside is not.
+  const UpsampleOperator op = makeOperator(makeGrid(2, 1, 2, 2), makeGrid(2, 1, 8, 8), 0.0);
+  const Mesh same = makeGrid(2, 1, 3, 3), inside = makeGrid(1.9, 1, 3, 3), smaller = makeGrid(1.8, 1, 3, 3);
+  CHECK(coverageTolerance(op, same) == Approx(0.125).epsilon(1e-6));
+  CHECK(operatorMismatch(op, inside, coverageTolerance(op, inside)).empty());
+  CHECK_FALSE(operatorMismatch(op, inside, 1e-3 * std::sqrt(1.9 * 1.9 + 1.0)).empty());  // the old allowance
+  CHECK_THAT(operatorMismatch(op, smaller, coverageTolerance(op, smaller)),
+             Catch::Contains("outside the cloth's panels"));
+}
+
 TEST_CASE("upsample shot key: defaults and a bad blend band", "[upsample-output]") {
   const std::string cloth = R"({"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}, "upsample": )";
   const Shot shot = parseShot(R"({"cloths": [)" + cloth + R"({"operator": "op.bin"}}]})", "conf/s.json");
