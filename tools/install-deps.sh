@@ -10,7 +10,8 @@ set -euo pipefail
 # python3 runs tools/stress.py (the ctest label `stress`); clang, its libFuzzer runtime (libclang-rt-14-dev) and its
 # OpenMP (libomp-dev) build the fuzz targets of tools/fuzz.sh.
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libpng-dev catch2 libtinyobjloader-dev libspectra-dev
-          libbenchmark-dev libsuitesparse-dev libopenblas0-serial python3 clang libclang-rt-14-dev libomp-dev)
+          libbenchmark-dev libsuitesparse-dev libopenblas0-serial liblbfgspp-dev python3 clang libclang-rt-14-dev
+          libomp-dev)
 packages+=(blender)  # the Blender client tests (ctest -L client, tools/blender/)
 packages+=(slurmctld slurmd slurm-client munge)  # the local Slurm cluster of the farm test (ctest label farm)
 # PyTorch (CPU) trains the patch-MLP upsampler (tools/train_patch_mlp.py) and checks adacloth's inference against it

@@ -5,8 +5,24 @@
 #include <cmath>
 
 #include "dynamics/handles.h"
+#include "dynamics/strain_limit_repair.h"
 
 namespace adacloth {
+
+Mat32 deformationGradient(const Vec3* x, const FaceLimit& f) {
+  Mat32 ds;
+  ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
+  return ds * f.materialInverse;
+}
+
+FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
+  FaceDeformation d;
+  d.F = deformationGradient(x, f);
+  d.eig.computeDirect(d.F.transpose() * d.F);
+  d.sigma = d.eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  return d;
+}
+
 namespace {
 
 // Edges between nodes (hops) from each node to the nearest held node; -1 where none is reachable.
@@ -103,29 +119,6 @@ bool edgePass(Vec3* x, Vec3* v, const double* invMass,
     if (wa + wb > 0) within = correctEdge(x, v, e, massShares(wa, wb), slack) && within;
   }
   return within;
-}
-
-// A face's deformation gradient F (3x2) at x, with the eigen decomposition of F^T F: the principal stretches are the
-// square roots of its eigenvalues (`sigma`), its eigenvectors the material directions V of F = U S V^T.
-struct FaceDeformation {
-  Mat32 F;
-  Eigen::SelfAdjointEigenSolver<Mat2> eig;
-  Vec2 sigma;
-};
-
-// The face's deformation gradient F (3x2) at x.
-Mat32 deformationGradient(const Vec3* x, const FaceLimit& f) {
-  Mat32 ds;
-  ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
-  return ds * f.materialInverse;
-}
-
-FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
-  FaceDeformation d;
-  d.F = deformationGradient(x, f);
-  d.eig.computeDirect(d.F.transpose() * d.F);
-  d.sigma = d.eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
-  return d;
 }
 
 // Whether the face's principal stretches lie inside [lo, hi] by a margin that rounding cannot cross: the eigenvalues
@@ -298,6 +291,19 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
   if (guard && worstStretch(x, limits) > best) {
     std::copy(bestX.begin(), bestX.end(), x);
     std::copy(bestV.begin(), bestV.end(), v);
+  }
+  // Where the passes still leave a face or an edge well past its limit, the limits of that region are solved
+  // together (strain_limit_repair.h: thin faces between an upper and a lower limit make the passes diverge), and the
+  // result is kept when it is less stretched. With the guard only, as the whole of this branch is meant for cloth
+  // whose limit the solve keeps (on garments the body decides the worst faces).
+  if (guard) {
+    const UpperLimitRepair repair;
+    const double before = worstStretch(x, limits);
+    if (before > repair.startAt) {
+      bestX.assign(x, x + n);
+      repairUpperLimits(x, invMass, limits, n, repair);
+      if (worstStretch(x, limits) > before) std::copy(bestX.begin(), bestX.end(), x);
+    }
   }
   return run + 2;
 }

@@ -12,6 +12,8 @@
 // one way and the limiter pulled back.
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 #include "dynamics/dynamics_state.h"
 #include "dynamics/tethers.h"
 
@@ -31,6 +33,17 @@ struct FaceLimit {
   Mat2 materialInverse = Mat2::Identity();  // its inverse (1/m)
 };
 
+// A face's deformation gradient F (3x2) at x, with the eigen decomposition of F^T F: the principal stretches are the
+// square roots of its eigenvalues (`sigma`), its eigenvectors the material directions V of F = U S V^T.
+struct FaceDeformation {
+  Mat32 F;
+  Eigen::SelfAdjointEigenSolver<Mat2> eig;
+  Vec2 sigma;
+};
+// The face's deformation gradient F (3x2) at x (node k of the face at x[f.nodes[k]]).
+Mat32 deformationGradient(const Vec3* x, const FaceLimit& f);
+FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f);
+
 // A cloth's limits: every edge and every face, with the ratios they keep.
 struct StrainLimits {
   std::vector<LengthLimit> edges;  // ordered outward from the held nodes (hops to the nearest, pair order among equals)
@@ -38,7 +51,8 @@ struct StrainLimits {
   std::vector<Tether> tethers;     // with StrainLimitParams::tethers: free nodes to the nearest held nodes
   double min = 1, max = 1;         // stretch ratios (1)
   int passes = 0;                  // Gauss-Seidel passes each time the limiter runs
-  // Keep the least stretched state the passes went through (see limitStrain). On with the limit's face stiffening.
+  // Keep the least stretched state the passes went through, and repair a region still well past the upper limit
+  // (see limitStrain). On with the limit's face stiffening.
   bool keepLeastStretched = false;
   bool empty() const { return edges.empty() && faces.empty(); }
 };
@@ -54,7 +68,8 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
 // only each edge's far end (shock propagation), and one more plain pass follows. The edges come last, also after the
 // shock pass, because a face's correction moves its corners about their centroid and so stretches the edges around
 // it: on an adaptive flag held at two corners (limit 1.05, wind 10, 12 and 14 m/s, 48 frames), the largest frame-end
-// p99 stretch went from 1.10 / 1.23 / 1.49 (edges, then faces) to 1.07 / 1.10 / 1.18. The limits' node k is
+// p99 stretch went from 1.10 / 1.23 / 1.49 (edges, then faces) to 1.07 / 1.10 / 1.18. With keepLeastStretched, what
+// is then still more than 1.1x its upper limit is repaired (strain_limit_repair.h). The limits' node k is
 // x[first + k] (a cloth inside arrays that hold several). Returns the passes run, the last two included.
 int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
                 const StrainLimits& limits, double slack, int first = 0);
