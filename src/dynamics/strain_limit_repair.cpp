@@ -158,13 +158,18 @@ int repairUpperLimits(Vec3* x, const double* invMass, const StrainLimits& limits
   param.epsilon = 1e-8;
   param.max_iterations = repair.iterations;
   LBFGSpp::LBFGSSolver<double> solver(param);
-  Eigen::VectorXd v = problem.positions();
+  const Eigen::VectorXd start = problem.positions();
+  Eigen::VectorXd v = start;
   for (int round = 0; round < repair.rounds; ++round) {
     double value = 0;
     try {
       solver.minimize(problem, v, value);
     } catch (const std::exception&) {
       // The line search gave up: v holds the last point it accepted, as good a start for the next round as any.
+    }
+    if (!v.allFinite()) {  // a diverged line search: leave the region as the passes left it
+      problem.place(start);
+      return 0;
     }
     problem.place(v);
     problem.updateMultipliers();

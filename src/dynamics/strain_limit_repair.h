@@ -30,7 +30,7 @@ struct UpperLimitRepair {
 
 // Moves the free nodes (invMass > 0) of `x` (the limits' node k at x[k], k < nodeCount) so that the faces and edges
 // past `repair.startAt` times the upper limit come within it, as far as the rounds get. Returns the region's free
-// node count (0: nothing was past startAt).
+// node count (0: nothing was past startAt, or the minimization diverged and the region was left as it was).
 int repairUpperLimits(Vec3* x, const double* invMass, const StrainLimits& limits, int nodeCount,
                       const UpperLimitRepair& repair = {});
 
