@@ -49,7 +49,7 @@ class RegionProblem {
  public:
   RegionProblem(Vec3* x, const double* invMass, const StrainLimits& limits, const std::vector<char>& region,
                 double penalty)
-      : x_(x), invMass_(invMass), limits_(limits), penalty_(penalty), var_(region.size(), -1) {
+      : x_(x), limits_(limits), penalty_(penalty), var_(region.size(), -1) {
     for (size_t i = 0; i < region.size(); ++i)
       if (region[i] && invMass[i] > 0) var_[i] = int(nodes_.size()), nodes_.push_back(int(i));
     for (size_t i = 0; i < limits.faces.size(); ++i)
@@ -138,7 +138,6 @@ class RegionProblem {
   }
 
   Vec3* x_;
-  const double* invMass_;
   const StrainLimits& limits_;
   double penalty_;
   std::vector<int> var_, nodes_, faces_, edges_;
