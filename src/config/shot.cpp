@@ -218,6 +218,21 @@ void checkUpsampledNames(const Shot& shot) {
                                       "cloth \"" + a.name + "\" (" + a.name + "_out_<frame>.obj); rename it");
 }
 
+// `strain_limit.stiffening` and `onset` when the shot gives no stiffening: the limit in the solve, 100 from 0.25, for
+// a tight limit (at most kTightStrainLimit) on cloth that no handle binds to a body, where the passes alone leave
+// edges far past it (held at two corners at 1.05: a silk flag 1.28-1.78 without, 1.05 with it; ARCSim's soft knit
+// flag 1.35-1.51, and still 1.35 with 30 from 0.5, 1.16 with it); none elsewhere: a garment's stretch is the body's
+// doing, and there it only made the solve 2-3x slower, and at looser limits it cost a curtain 36 % of its frame for
+// nothing (docs/benchmarks.md). `onset` keeps its usual default (0.5) when stiffening is off.
+StrainLimitParams defaultStiffening(const std::vector<HandleSpec>& handles, double max) {
+  constexpr double kTightStrainLimit = 1.05;
+  const bool bound =
+      std::any_of(handles.begin(), handles.end(), [](const HandleSpec& h) { return !h.bindTo.empty(); });
+  StrainLimitParams p;
+  if (max <= kTightStrainLimit + 1e-12 && !bound) p.stiffening = 100, p.onset = 0.25;
+  return p;
+}
+
 ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   ClothSpec cloth;
   cloth.place = "/cloths/" + std::to_string(index);
@@ -236,8 +251,13 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
     cloth.handles.push_back(readHandle(shot, j["handles"][i], cloth.place + "/handles/" + std::to_string(i)));
   if (j.contains("strain_limit")) {
     const Json& s = j["strain_limit"];
-    cloth.strainLimit = {true, s["min"].get<double>(), s["max"].get<double>(), s["iterations"].get<int>(),
-                         s["tethers"].get<bool>(), s["stiffening"].get<double>(), s["onset"].get<double>()};
+    const double max = s["max"].get<double>();
+    StrainLimitParams byDefault;
+    if (!s.contains("stiffening")) byDefault = defaultStiffening(cloth.handles, max);
+    const double stiffening = s.contains("stiffening") ? s["stiffening"].get<double>() : byDefault.stiffening;
+    const double onset = s.contains("onset") ? s["onset"].get<double>() : byDefault.onset;
+    cloth.strainLimit = {true, s["min"].get<double>(), max, s["iterations"].get<int>(), s["tethers"].get<bool>(),
+                         stiffening, onset};
   }
   cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
   if (j.contains("view")) cloth.view = readView(shot, j["view"], cloth.place + "/view", cloth.remeshing);

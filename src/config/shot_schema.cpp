@@ -111,14 +111,18 @@ Field strainLimitSchema() {
                            "hanging in wind (a silk flag held at two corners, limit 1.05, 12 m/s: largest edge 1.05 "
                            "with 30, 1.44 without). A softer or heavier cloth needs more, and sooner: a soft knit "
                            "flag (300 N/m) kept edges within 1.13 with 300 and `onset` 0.25, against 1.50 with 30 at "
-                           "0.5. Faces with two held corners or touching an obstacle are left out. 0 (the "
-                           "default) turns it off: on garments, whose stretch the body decides, it made the solve "
-                           "2-3x slower without lowering their stretch (docs/benchmarks.md).")
-          .inUnit("1").atLeast(0).defaults(d.strainLimit.stiffening),
+                           "0.5. Faces with two held corners or touching an obstacle are left out. 0 turns it "
+                           "off. When absent: 100 (from `onset` 0.25) for a tight limit (`max` at most 1.05) on cloth "
+                           "that no handle binds to an obstacle (`bind_to`), where the passes alone leave edges far "
+                           "past the limit (the soft knit flag without it: 1.30), else 0: on garments, whose stretch the body "
+                           "decides, it made the solve 2-3x slower without lowering their stretch, and at a 1.1 "
+                           "limit it cost jump_cut's curtains 36 % of the frame for nothing (docs/benchmarks.md).")
+          .inUnit("1").atLeast(0).isOptional(),
       number("onset", "Where `stiffening` starts, as a fraction of the way from rest (0) to `max` (1). On the flag, "
                       "0.75 let edges reach 1.12-1.43 where 0.5 kept them within 1.06; on a soft knit flag 0.25 "
-                      "held where 0.5 did not (docs/benchmarks.md).")
-          .inUnit("1").atLeast(0).atMost(1).defaults(d.strainLimit.onset),
+                      "held where 0.5 did not (docs/benchmarks.md). When absent: 0.5, or 0.25 where `stiffening` "
+                      "is absent too and the default gives it.")
+          .inUnit("1").atLeast(0).atMost(1).isOptional(),
   }, "Strain limiting in each step's contact pass, before the contacts and again after their proximity pushes: "
      "over- or under-stretched edges and faces are pulled back within [min, max], and the speed that would stretch "
      "an edge further is removed (nothing is added). Absent: no limiting.").isOptional();

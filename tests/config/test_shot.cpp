@@ -133,6 +133,34 @@ TEST_CASE("strain_limit.stiffening and onset set the limit's face term; out of r
         "conf/s.json: /cloths/0/strain_limit/stiffening: expected a value at least 0, got -1");
 }
 
+TEST_CASE("strain_limit.stiffening, when absent, is 100 from 0.25 for a tight limit on cloth no handle binds to a body",
+          "[config]") {
+  // A flag held at two corners with a 1.05 limit: the passes alone leave its edges far past it (a soft knit: 1.35),
+  // so the limit goes into the solve by default; a garment's stretch is the body's doing, and a loose limit needs no
+  // help, so neither gets it; a given value, 0 included, is kept.
+  const std::string head = R"({"camera": "c.json", "obstacles": [{"name": "body", "mesh": {"sphere": {"radius": 0.3}}}],)"
+                           R"( "cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}},)";
+  const std::string held = R"( "handles": [{"region": {"min": [0, 0], "max": [0.1, 0.1]}}],)";
+  const std::string bound = R"( "handles": [{"region": {"min": [0, 0], "max": [0.1, 0.1]}, "bind_to": "body"}],)";
+  auto limitOf = [&](const std::string& handles, const std::string& limit) {
+    return parseShot(head + handles + R"( "strain_limit": )" + limit + "}]}", "conf/s.json").cloths[0].strainLimit;
+  };
+  auto stiffening = [&](const std::string& handles, const std::string& limit) {
+    return limitOf(handles, limit).stiffening;
+  };
+  CHECK(stiffening(held, R"({"max": 1.05})") == 100);
+  CHECK(limitOf(held, R"({"max": 1.05})").onset == 0.25);
+  CHECK(limitOf(held, R"({"max": 1.05, "onset": 0.4})").onset == 0.4);
+  CHECK(stiffening(held, R"({"max": 1.02})") == 100);
+  CHECK(stiffening("", R"({"max": 1.05})") == 100);
+  CHECK(stiffening(held, R"({"max": 1.06})") == 0);
+  CHECK(limitOf(held, R"({"max": 1.06})").onset == 0.5);
+  CHECK(stiffening(bound, R"({"max": 1.05})") == 0);
+  CHECK(stiffening(held, R"({"max": 1.05, "stiffening": 0})") == 0);
+  CHECK(stiffening(bound, R"({"max": 1.05, "stiffening": 50})") == 50);
+  CHECK(limitOf(bound, R"({"max": 1.05, "stiffening": 50})").onset == 0.5);
+}
+
 // The optional objects of a cloth, given empty (or with only their required keys), get every documented default.
 TEST_CASE("every optional object of a cloth gets its documented defaults", "[config]") {
   const std::string grid = R"("mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}})";
