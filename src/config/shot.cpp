@@ -252,12 +252,15 @@ ClothSpec readCloth(Shot& shot, Json& j, size_t index) {
   if (j.contains("strain_limit")) {
     const Json& s = j["strain_limit"];
     const double max = s["max"].get<double>();
-    StrainLimitParams byDefault;
-    if (!s.contains("stiffening")) byDefault = defaultStiffening(cloth.handles, max);
-    const double stiffening = s.contains("stiffening") ? s["stiffening"].get<double>() : byDefault.stiffening;
-    const double onset = s.contains("onset") ? s["onset"].get<double>() : byDefault.onset;
-    cloth.strainLimit = {true, s["min"].get<double>(), max, s["iterations"].get<int>(), s["tethers"].get<bool>(),
-                         stiffening, onset};
+    StrainLimitParams& limit = cloth.strainLimit;
+    limit = s.contains("stiffening") ? StrainLimitParams() : defaultStiffening(cloth.handles, max);
+    limit.enabled = true;
+    limit.min = s["min"].get<double>();
+    limit.max = max;
+    limit.iterations = s["iterations"].get<int>();
+    limit.tethers = s["tethers"].get<bool>();
+    if (s.contains("stiffening")) limit.stiffening = s["stiffening"].get<double>();
+    if (s.contains("onset")) limit.onset = s["onset"].get<double>();
   }
   cloth.remeshing = readRemeshing(shot, j["remeshing"], cloth.place + "/remeshing");
   if (j.contains("view")) cloth.view = readView(shot, j["view"], cloth.place + "/view", cloth.remeshing);

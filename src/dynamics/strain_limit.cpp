@@ -8,12 +8,16 @@
 #include "dynamics/strain_limit_repair.h"
 
 namespace adacloth {
+namespace {
 
+// The face's deformation gradient F (3x2) at x.
 Mat32 deformationGradient(const Vec3* x, const FaceLimit& f) {
   Mat32 ds;
   ds << x[f.nodes[1]] - x[f.nodes[0]], x[f.nodes[2]] - x[f.nodes[0]];
   return ds * f.materialInverse;
 }
+
+}  // namespace
 
 FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f) {
   FaceDeformation d;
@@ -288,22 +292,22 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
   // Shock propagation (Guendelman et al. 2003), then a plain pass for what it moved.
   shockPass(x, v, invMass, limits.edges, slack);
   pass(true);
-  if (guard && worstStretch(x, limits) > best) {
+  if (!guard) return run + 2;
+  double worst = worstStretch(x, limits);
+  if (worst > best) {
     std::copy(bestX.begin(), bestX.end(), x);
     std::copy(bestV.begin(), bestV.end(), v);
+    worst = best;
   }
   // Where the passes still leave a face or an edge well past its limit, the limits of that region are solved
   // together (strain_limit_repair.h: thin faces between an upper and a lower limit make the passes diverge), and the
   // result is kept when it is less stretched. With the guard only, as the whole of this branch is meant for cloth
   // whose limit the solve keeps (on garments the body decides the worst faces).
-  if (guard) {
-    const UpperLimitRepair repair;
-    const double before = worstStretch(x, limits);
-    if (before > repair.startAt) {
-      bestX.assign(x, x + n);
-      repairUpperLimits(x, invMass, limits, n, repair);
-      if (worstStretch(x, limits) > before) std::copy(bestX.begin(), bestX.end(), x);
-    }
+  const UpperLimitRepair repair;
+  if (worst > repair.startAt) {
+    bestX.assign(x, x + n);
+    repairUpperLimits(x, invMass, limits, n, repair);
+    if (worstStretch(x, limits) > worst) std::copy(bestX.begin(), bestX.end(), x);
   }
   return run + 2;
 }

@@ -40,8 +40,7 @@ struct FaceDeformation {
   Eigen::SelfAdjointEigenSolver<Mat2> eig;
   Vec2 sigma;
 };
-// The face's deformation gradient F (3x2) at x (node k of the face at x[f.nodes[k]]).
-Mat32 deformationGradient(const Vec3* x, const FaceLimit& f);
+// The deformation of face f at x (node k of the face at x[f.nodes[k]]).
 FaceDeformation faceDeformation(const Vec3* x, const FaceLimit& f);
 
 // A cloth's limits: every edge and every face, with the ratios they keep.
