@@ -58,6 +58,78 @@ void limitStrains(const std::vector<ClothStep>& cloths, CollisionState& s, Colli
   st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// True when a cloth's limits keep the least stretched state (face stiffening on): the cloths the repair below is for.
+bool anyRepairable(const std::vector<ClothStep>& cloths) {
+  for (const ClothStep& c : cloths)
+    if (c.strainLimits && c.strainLimits->keepLeastStretched && !c.strainLimits->empty()) return true;
+  return false;
+}
+
+// The contact responses after the limiter's last run (the CCD passes' separations, the impact zones) can stretch a
+// cloth held by a tight limit past it again: on ARCSim's soft flag with tethers an edge ended a frame at 1.35 of its
+// limit. Where that leaves a face or an edge more than 1.1x its upper limit, the limiter's repair runs once more
+// (cloth whose limits keep the least stretched state only, as in the limiter). The repair knows no contacts: with
+// `heldFrom`, the nodes whose end positions differ from it (the ones the impact zones just moved) stay where they
+// are. Returns the nodes moved.
+int repairStrains(const std::vector<ClothStep>& cloths, const std::vector<Vec3>* heldFrom, CollisionState& s,
+                  CollisionStepStats& st) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> invMass = s.invMass;
+  if (heldFrom)
+    for (size_t i = 0; i < invMass.size(); ++i)
+      if (s.x1[i] != (*heldFrom)[i]) invMass[i] = 0;
+  int moved = 0, first = 0;
+  for (const ClothStep& c : cloths) {
+    if (c.strainLimits) moved += repairStrain(s.x1, invMass, *c.strainLimits, first);
+    first += int(c.mesh->nodes.size());
+  }
+  st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return moved;
+}
+
+// Self-collision pushes may have moved nodes below a ground: they are lifted again (no second count). A lift is a
+// move that no CCD pass has seen, and it can carry a node through a layer of cloth lying on the ground
+// (sheet_on_sphere did so at frame 114), so when it or an earlier move (`moved`) changed anything, the impact zones
+// check the step once more; `beforeZones` gets the state they started from. Returns the pairs the zones left.
+int liftAndCheck(bool moved, const std::vector<ObstaclePose>& start, const std::vector<ObstaclePose>& end,
+                 const CollisionParams& params, const CollisionMesh& w, ImpactDetector& detector, CollisionState& s,
+                 CollisionStepStats& st, std::vector<Vec3>* beforeZones = nullptr) {
+  for (size_t o = 0; o < start.size(); ++o)
+    if (start[o].obstacle->isGround()) moved = groundPass(w, s, start[o], end[o], params, nullptr) > 0 || moved;
+  if (beforeZones) *beforeZones = s.x1;
+  if (!moved) return 0;
+  const std::vector<Hit> hits = detector.detect(w, s);
+  return hits.empty() ? 0 : impactZones(w, s, hits, params, detector, st);
+}
+
+// The moves after the CCD passes and the impact zones: the lift off the grounds and, for cloth whose limits keep the
+// least stretched state, the strain repair, both checked by the impact zones. Where the repair undid contacts, the
+// zones put those nodes back rigidly, which stretches the edges from a zone to the repaired nodes around it, so the
+// repair runs once more with the nodes the zones moved held, checked again. A repair whose check leaves colliding
+// pairs is not kept (the zones resolve the state the contacts left; on ARCSim's tethered flag a zone held by the
+// corners' handles once did not resolve the state after a second repair).
+void finishStep(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
+                const std::vector<ObstaclePose>& end, const CollisionParams& params, const CollisionMesh& w,
+                ImpactDetector& detector, CollisionState& s, CollisionStepStats& st) {
+  auto check = [&](bool moved, std::vector<Vec3>* beforeZones = nullptr) {
+    return liftAndCheck(moved, start, end, params, w, detector, s, st, beforeZones);
+  };
+  // The repair (repairStrains) and its check: kept when the check leaves no colliding pair, else undone.
+  auto tryRepair = [&](const std::vector<Vec3>* heldFrom, std::vector<Vec3>* beforeZones) {
+    const std::vector<Vec3> x = s.x1, v = s.v;
+    if (repairStrains(cloths, heldFrom, s, st) == 0) return false;
+    if (check(true, beforeZones) == 0) return true;
+    s.x1 = x, s.v = v;
+    return false;
+  };
+  std::vector<Vec3> beforeZones;
+  if (!anyRepairable(cloths) || !tryRepair(nullptr, &beforeZones)) {
+    st.unresolved += check(false);
+    return;
+  }
+  if (beforeZones != s.x1) tryRepair(&beforeZones, nullptr);
+}
+
 }  // namespace
 
 CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
@@ -106,16 +178,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     std::vector<Hit> hits = detector.detect(w, s);
     if (!hits.empty()) st.unresolved += impactZones(w, s, hits, params, detector, st);
   }
-  // Self-collision pushes may have moved nodes below a ground: lift them again (no second count). A lift is a move
-  // that no CCD pass has seen, and it can carry a node through a layer of cloth lying on the ground (sheet_on_sphere
-  // did so at frame 114): when it moved anything, the impact zones check the step once more.
-  int lifted = 0;
-  for (size_t o = 0; o < start.size(); ++o)
-    if (start[o].obstacle->isGround()) lifted += groundPass(w, s, start[o], end[o], params, nullptr);
-  if (lifted > 0) {
-    std::vector<Hit> hits = detector.detect(w, s);
-    if (!hits.empty()) st.unresolved += impactZones(w, s, hits, params, detector, st);
-  }
+  finishStep(cloths, start, end, params, w, detector, s, st);
   writeBack(s, cloths);
   return st;
 }

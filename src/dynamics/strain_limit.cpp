@@ -312,6 +312,20 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
   return run + 2;
 }
 
+int repairStrain(std::vector<Vec3>& xs, const std::vector<double>& invMasses, const StrainLimits& limits, int first) {
+  if (!limits.keepLeastStretched || limits.empty()) return 0;
+  Vec3* x = xs.data() + first;
+  const UpperLimitRepair repair;
+  const double worst = worstStretch(x, limits);
+  if (worst <= repair.startAt) return 0;
+  const int n = nodeCount(limits);
+  const std::vector<Vec3> before(x, x + n);
+  const int moved = repairUpperLimits(x, invMasses.data() + first, limits, n, repair);
+  if (worstStretch(x, limits) <= worst) return moved;
+  std::copy(before.begin(), before.end(), x);
+  return 0;
+}
+
 EdgeStretch edgeStretch(const Mesh& mesh, const DynamicsState& state) {
   const std::vector<char> held = pinnedMask(state.handles, mesh.nodes.size());
   std::vector<double> ratio;
