@@ -57,15 +57,24 @@ bool anyMovable(const CollisionState& s, const std::array<int, 4>& nodes) {
   return false;
 }
 
+// True when boxes grown by half a reach would overlap if each were grown by `gap` / 2 less (m; 0: overlaps()).
+bool overlapsWithin(const Aabb& a, const Aabb& b, double gap) {
+  return (a.lo.array() <= b.hi.array() - gap).all() && (b.lo.array() <= a.hi.array() - gap).all();
+}
+
 // Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap. With `moved`, only the
-// pairs with a node flagged there.
+// pairs with a node flagged there. `obstacleGap` (m) narrows the test for an obstacle node against a cloth face and
+// for edge pairs with an obstacle edge (findCandidates' obstacleReach).
 void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, int fa, int fb,
-                  const std::vector<char>* moved, std::vector<Candidate>& out) {
+                  const std::vector<char>* moved, double obstacleGap, std::vector<Candidate>& out) {
   const Tri &A = w.faces[fa], &B = w.faces[fb];
   const unsigned ownA = w.owned[fa], ownB = w.owned[fb];
+  // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle.
+  const bool obstacleA = w.nodeCloth[A[0]] < 0, obstacleB = w.nodeCloth[B[0]] < 0;
+  const double edgeGap = obstacleA || obstacleB ? obstacleGap : 0.0;
   // The cheap box test first: most face pairs of a broad phase have no close primitives.
-  auto vertexFace = [&](int node, int face) {
-    if (!boxes.node[node].overlaps(boxes.face[face])) return;
+  auto vertexFace = [&](int node, int face, bool obstacleNode) {
+    if (!overlapsWithin(boxes.node[node], boxes.face[face], obstacleNode ? obstacleGap : 0.0)) return;
     Candidate c{false, node, face};
     const auto nodes = candidateNodes(w, c);
     if (!anyMovable(s, nodes)) return;
@@ -73,8 +82,8 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
     if (!sharesNode(nodes, false)) out.push_back(c);
   };
   for (int k = 0; k < 3; ++k) {
-    if (ownA & (1u << k)) vertexFace(A[k], fb);
-    if (ownB & (1u << k)) vertexFace(B[k], fa);
+    if (ownA & (1u << k)) vertexFace(A[k], fb, obstacleA);
+    if (ownB & (1u << k)) vertexFace(B[k], fa, obstacleB);
   }
   for (int i = 0; i < 3; ++i) {
     if (!(ownA & (8u << i))) continue;
@@ -82,7 +91,7 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
     for (int j = 0; j < 3; ++j) {
       if (!(ownB & (8u << j))) continue;
       const int eb = w.faceEdges[fb][j];
-      if (!boxes.edge[ea].overlaps(boxes.edge[eb])) continue;
+      if (!overlapsWithin(boxes.edge[ea], boxes.edge[eb], edgeGap)) continue;
       Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
       const auto nodes = candidateNodes(w, c);
       if (!anyMovable(s, nodes)) continue;
@@ -150,11 +159,16 @@ void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceT
 }
 
 std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
-                                      FaceTrees& trees, double reach, PrimitiveBoxes& boxes) {
+                                      FaceTrees& trees, double reach, PrimitiveBoxes& boxes, double obstacleReach) {
   primitiveBoxes(w, s, 0.5 * reach, boxes);
   updateTrees(w, boxes.face, trees, nullptr);
+  // Boxes at `reach` overlap within the smaller reach when they overlap after each lost half the difference. A
+  // micrometre less than that, so that rounding errs towards a pair: a caller that tests the pair again at
+  // `obstacleReach` (the CCD passes) then finds every pair it would have found at `reach`.
+  constexpr double kRoundingAllowance = 1e-6;  // m
+  const double gap = obstacleReach < 0 ? 0.0 : std::max(0.0, reach - obstacleReach - kRoundingAllowance);
   std::vector<Candidate> out;
-  overlappingFaces(w, p, trees, false, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, nullptr, out); });
+  overlappingFaces(w, p, trees, false, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, nullptr, gap, out); });
   return out;
 }
 
@@ -184,7 +198,7 @@ std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionSt
                                        const FaceTrees& trees, const PrimitiveBoxes& boxes,
                                        const std::vector<char>& moved) {
   std::vector<Candidate> out;
-  overlappingFaces(w, p, trees, true, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, &moved, out); });
+  overlappingFaces(w, p, trees, true, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, &moved, 0.0, out); });
   return out;
 }
 

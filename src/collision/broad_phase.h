@@ -48,8 +48,15 @@ inline bool boxesOverlap(const PrimitiveBoxes& b, const Candidate& c) {
 
 // Pairs whose swept boxes come within `reach` (m) of each other, each once, in traversal order. `boxes` is scratch,
 // left holding the boxes used, and the trees hold them too.
+//
+// With `obstacleReach` (m, at most `reach`), the pairs of an obstacle's node with a cloth face and of an obstacle's
+// edge with a cloth edge come out only when their boxes come within about that reach (a little more: the test is
+// made on the boxes at `reach`, shrunk, and errs towards a pair). The proximity pass keeps only cloth nodes off
+// obstacle faces, so at its thickness the other obstacle pairs are wanted only by the CCD passes, at their far
+// smaller tolerance: on skirt_walk they were most of the pairs the thickness found.
 std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
-                                      FaceTrees& trees, double reach, PrimitiveBoxes& boxes);
+                                      FaceTrees& trees, double reach, PrimitiveBoxes& boxes,
+                                      double obstacleReach = -1);
 
 // The incremental broad phase, for passes that moved a few nodes (`moved`, one flag per node) since `boxes` and the
 // trees were computed.

@@ -75,27 +75,4 @@ void Bvh::mark(const std::vector<char>& flags) {
   }
 }
 
-void Bvh::nearest(const Vec3& p, double squaredBound, const std::function<double(int)>& visit) const {
-  if (nodes_.empty()) return;
-  std::vector<int> stack = {0};
-  while (!stack.empty()) {
-    const Node& n = nodes_[stack.back()];
-    stack.pop_back();
-    if (n.box.squaredDistance(p) > squaredBound) continue;
-    if (n.left < 0) {
-      squaredBound = std::min(squaredBound, visit(n.primitive));
-      continue;
-    }
-    double dl = nodes_[n.left].box.squaredDistance(p), dr = nodes_[n.right].box.squaredDistance(p);
-    // Push the farther child first so the nearer one is explored first and tightens the bound early.
-    if (dl <= dr) {
-      stack.push_back(n.right);
-      stack.push_back(n.left);
-    } else {
-      stack.push_back(n.left);
-      stack.push_back(n.right);
-    }
-  }
-}
-
 }  // namespace adacloth

@@ -2,7 +2,8 @@
 // A bounding volume hierarchy of axis-aligned boxes, one primitive per leaf. Built top-down by median splits; refit
 // bottom-up when the primitives move (every step) and rebuilt when they change (after remeshing).
 // Traversals are serial and visit pairs in a fixed order, so whatever collects their output is deterministic.
-#include <functional>
+#include <algorithm>
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -60,9 +61,12 @@ class Bvh {
     if (!nodes_.empty()) queryRecurse(0, box, visit);
   }
 
-  // Visits primitives whose boxes lie within sqrt(bound()) of p, nearer subtrees first; `visit` returns the new
-  // squared bound (the best distance found so far), which prunes the rest.
-  void nearest(const Vec3& p, double squaredBound, const std::function<double(int)>& visit) const;
+  // Visits primitives whose boxes lie within sqrt(squaredBound) of p, nearer subtrees first; `visit(i)` returns the
+  // new squared bound (the best distance found so far), which prunes the rest. A template with a stack on the call's
+  // own frame: the solve's obstacle contacts ask once per cloth node and step, and a heap stack and std::function
+  // per query were a visible part of a character shot's frame.
+  template <class Visit>
+  void nearest(const Vec3& p, double squaredBound, Visit&& visit) const;
 
  private:
   struct Node {
@@ -116,5 +120,27 @@ class Bvh {
   std::vector<std::pair<double, int>> keys_;  // build scratch: one range's split coordinates and ids
   size_t primitives_ = 0;
 };
+
+template <class Visit>
+void Bvh::nearest(const Vec3& p, double squaredBound, Visit&& visit) const {
+  if (nodes_.empty()) return;
+  // Median splits keep the depth within log2(primitives) + 1, and a visit pushes at most one more node than it
+  // pops, so the stack never holds more than the depth + 1 entries.
+  std::array<int, 130> stack;
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& n = nodes_[stack[--top]];
+    if (n.box.squaredDistance(p) > squaredBound) continue;
+    if (n.left < 0) {
+      squaredBound = std::min(squaredBound, double(visit(n.primitive)));
+      continue;
+    }
+    const double dl = nodes_[n.left].box.squaredDistance(p), dr = nodes_[n.right].box.squaredDistance(p);
+    // Push the farther child first so the nearer one is explored first and tightens the bound early.
+    stack[top++] = dl <= dr ? n.right : n.left;
+    stack[top++] = dl <= dr ? n.left : n.right;
+  }
+}
 
 }  // namespace adacloth

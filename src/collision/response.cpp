@@ -155,7 +155,8 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   limitStrains(cloths, s, st);
   ImpactDetector detector(params, c.trees, c.impactBoxes, st);
   {
-    std::vector<Candidate> near = findCandidates(w, s, params, c.trees, params.thickness, c.nearBoxes);
+    std::vector<Candidate> near =
+        findCandidates(w, s, params, c.trees, params.thickness, c.nearBoxes, ccdTolerance(params));
     std::vector<Vec3> found = s.x1;
     proximityPass(w, s, near, params, st);
     // The repulsion pushes move nodes without regard to the cloth's limits: pushed out of a fold or off a body, a

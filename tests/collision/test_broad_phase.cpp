@@ -1,0 +1,75 @@
+// The broad phase (broad_phase.h): the pairs it finds at one reach, and the narrower reach it applies to the pairs
+// of an obstacle that only the CCD passes want.
+#include <algorithm>
+#include <tuple>
+#include <catch2/catch.hpp>
+
+#include "collision/broad_phase.h"
+#include "collision_fixtures.h"
+
+using namespace adacloth;
+using namespace adacloth::testing;
+
+namespace {
+
+// True when the pair is one the proximity pass keeps apart: a cloth node against any face, or two cloth edges.
+bool proximityPair(const CollisionMesh& w, const Candidate& c) {
+  const std::array<int, 4> nodes = candidateNodes(w, c);
+  if (!c.edgeEdge) return w.nodeCloth[nodes[0]] >= 0;
+  return std::all_of(nodes.begin(), nodes.end(), [&](int n) { return w.nodeCloth[n] >= 0; });
+}
+
+std::vector<Candidate> sorted(std::vector<Candidate> c) {
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("an obstacle's pairs found at a narrower reach are all the pairs that reach finds", "[collision]") {
+  // A sheet folded over a ball and moving through it, so that every kind of pair comes within a few millimetres:
+  // cloth nodes against the ball's faces, the ball's nodes against the cloth's faces, edges against edges.
+  Mesh sheet = makeFlatGrid(16, 0.4, 0.0, false);
+  for (Node& n : sheet.nodes) {
+    const double u = n.x.x() - 0.2;
+    n.x = Vec3(u, 0.101 - 2.0 * u * u + 0.002 * std::sin(40 * n.x.z()), n.x.z() + 0.2);
+  }
+  sheet.computeMasses(0.1);
+  const Obstacle ball(sphereSpec(0.1, Vec3::Zero(), 3), "test");
+  const std::vector<ObstaclePose> obstacles = {poseAt(ball, 0)};
+  const std::vector<ClothStep> cloths = {stepOf(sheet, Vec3(0.05, -0.3, 0.02), 0.01)};
+  const CollisionMesh w = buildCollisionMesh(cloths, obstacles);
+  CollisionState s;
+  loadState(s, cloths, obstacles, obstacles, 0.01);
+  CollisionParams p;
+  const double reach = 0.005, narrow = 0.05 * reach;
+  FaceTrees trees;
+  PrimitiveBoxes boxes;
+  const std::vector<Candidate> all = sorted(findCandidates(w, s, p, trees, reach, boxes));
+  const std::vector<Candidate> atNarrow = sorted(findCandidates(w, s, p, trees, narrow, boxes));
+  const std::vector<Candidate> mixed = sorted(findCandidates(w, s, p, trees, reach, boxes, narrow));
+
+  // The proximity pass's pairs: the same as at the full reach.
+  std::vector<Candidate> proximityAll, proximityMixed, obstacleMixed, obstacleNarrow;
+  for (const Candidate& c : all)
+    if (proximityPair(w, c)) proximityAll.push_back(c);
+  for (const Candidate& c : mixed) (proximityPair(w, c) ? proximityMixed : obstacleMixed).push_back(c);
+  for (const Candidate& c : atNarrow)
+    if (!proximityPair(w, c)) obstacleNarrow.push_back(c);
+  auto keys = [](const std::vector<Candidate>& cs) {
+    std::vector<std::tuple<bool, int, int>> k;
+    for (const Candidate& c : cs) k.emplace_back(c.edgeEdge, c.a, c.b);
+    return k;
+  };
+  CHECK(keys(proximityMixed) == keys(proximityAll));
+  // The obstacle's other pairs: every one the narrow reach finds, and far fewer than the full reach finds.
+  REQUIRE(obstacleNarrow.size() > 10);
+  CHECK(std::includes(obstacleMixed.begin(), obstacleMixed.end(), obstacleNarrow.begin(), obstacleNarrow.end()));
+  const size_t obstacleAll = all.size() - proximityAll.size();
+  INFO("obstacle pairs: " << obstacleAll << " at the reach, " << obstacleMixed.size() << " narrowed, "
+                          << obstacleNarrow.size() << " at the narrow reach");
+  CHECK(obstacleMixed.size() < obstacleAll / 2);
+  // Each narrowed pair's boxes come within the narrow reach, up to the rounding allowance.
+  primitiveBoxes(w, s, 0.5 * (narrow + 2e-6), boxes);
+  for (const Candidate& c : obstacleMixed) CHECK(boxesOverlap(boxes, c));
+}
