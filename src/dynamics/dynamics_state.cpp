@@ -133,7 +133,7 @@ void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& mat
   state.faceStiffening = FaceStiffening();
   if (limit.enabled && limit.stiffening > 0)
     state.faceStiffening = {limit.stiffening * std::max(material.stretch, material.shear),
-                            1 + limit.onset * (limit.max - 1)};
+                            1 + limit.onset * (limit.max - 1), limit.max};
   state.pairs.clear();
   addStretchPairs(state, mesh, material);
   addBendingPairs(state, mesh, material);

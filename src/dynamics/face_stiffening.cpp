@@ -1,6 +1,7 @@
 #include "dynamics/face_stiffening.h"
 
 #include <cmath>
+#include <utility>
 
 namespace adacloth {
 namespace {
@@ -14,7 +15,27 @@ Vec2 largerEigenvector(const Mat2& C, double lambda) {
   return len > 0 ? Vec2(v / len) : Vec2(1, 0);
 }
 
+// The face's deformation gradient (3x2) at the mesh's current positions, from its material inverse as
+// Mesh::updateGeometry() keeps it.
+Eigen::Matrix<double, 3, 2> deformationOf(const Mesh& mesh, int f) {
+  const Tri n = mesh.faceNodes(f);
+  Eigen::Matrix<double, 3, 2> Ds;
+  Ds << mesh.nodes[n[1]].x - mesh.nodes[n[0]].x, mesh.nodes[n[2]].x - mesh.nodes[n[0]].x;
+  return Ds * mesh.faces[f].DmInv;
+}
+
+// Half the trace and the half gap of C's eigenvalues: they are half + gap and half - gap.
+std::pair<double, double> eigenHalves(const Mat2& C) {
+  return {0.5 * (C(0, 0) + C(1, 1)), std::hypot(0.5 * (C(0, 0) - C(1, 1)), C(0, 1))};
+}
+
 }  // namespace
+
+double largerPrincipalStretch(const Mesh& mesh, int f) {
+  const Eigen::Matrix<double, 3, 2> F = deformationOf(mesh, f);
+  const auto [half, gap] = eigenHalves(F.transpose() * F);
+  return std::sqrt(half + gap);
+}
 
 FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit) {
   FaceStiffeningTerm term;
@@ -23,12 +44,9 @@ FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffen
   const double area = std::abs(face.materialArea);
   if (!limit.active() || area < 0.5e-14) return term;
   const Mat2& DmInv = face.DmInv;
-  const Tri n = mesh.faceNodes(f);
-  Eigen::Matrix<double, 3, 2> Ds;
-  Ds << mesh.nodes[n[1]].x - mesh.nodes[n[0]].x, mesh.nodes[n[2]].x - mesh.nodes[n[0]].x;
-  const Eigen::Matrix<double, 3, 2> F = Ds * DmInv;
+  const Eigen::Matrix<double, 3, 2> F = deformationOf(mesh, f);
   const Mat2 C = F.transpose() * F;
-  const double half = 0.5 * (C(0, 0) + C(1, 1)), gap = std::hypot(0.5 * (C(0, 0) - C(1, 1)), C(0, 1));
+  const auto [half, gap] = eigenHalves(C);
   const double s = std::sqrt(half + gap);
   if (s <= limit.onsetStretch) return term;
   const Vec2 v = largerEigenvector(C, half + gap);

@@ -23,6 +23,7 @@ namespace adacloth {
 struct FaceStiffening {
   double modulus = 0;       // N/m: k, 0 for none
   double onsetStretch = 0;  // s0 (1)
+  double limitStretch = 0;  // the strain limit's max (1), which s0 lies below
   bool active() const { return modulus > 0; }
 };
 
@@ -37,6 +38,9 @@ struct FaceStiffeningTerm {
 // The term of face f at the mesh's current positions; its material inverse and area are the face's own (DmInv,
 // materialArea), current after Mesh::updateGeometry().
 FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit);
+
+// The larger principal stretch of face f at the mesh's current positions (1 at rest).
+double largerPrincipalStretch(const Mesh& mesh, int f);
 
 // Whether face f has a term in a step: not when two or three of its corners are held (`held`: one flag per node),
 // nor when a corner touches an obstacle (`touching`, one flag per node, or empty for none). There the handles or the

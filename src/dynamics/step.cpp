@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "dynamics/direct_solve.h"
+#include "dynamics/face_stiffening.h"
 #include "dynamics/forces.h"
 #include "dynamics/implicit_system.h"
 #include "dynamics/multigrid.h"
@@ -84,10 +85,28 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
   return dv;
 }
 
-}  // namespace
+// True when a free face that had no stiffening term in the step just solved (below the onset at the step's start)
+// ends it more than 1.1x past the strain limit: further than the limiter's passes are meant to correct (their repair
+// starts there too, strain_limit_repair.h).
+bool crossedUnstiffened(const Mesh& mesh, const ImplicitSystem& sys, const FaceStiffening& limit) {
+  constexpr double kFarPast = 1.1;  // a multiple of the limit
+  if (limit.limitStretch <= limit.onsetStretch || sys.faceTerms.size() != mesh.faces.size()) return false;
+  for (int f = 0; f < int(mesh.faces.size()); ++f)
+    if (sys.faceTerms[f].energy == 0 && hasFaceStiffening(mesh, f, sys.fixed, sys.touching) &&
+        largerPrincipalStretch(mesh, f) > kFarPast * limit.limitStretch)
+      return true;
+  return false;
+}
 
-SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                      double h, const std::vector<ObstacleContact>& contacts) {
+// True when no node moves (a cloth at the start of a shot): no face is then past the stiffening's onset, whatever
+// the step will do.
+bool atRest(const Mesh& mesh) {
+  return std::all_of(mesh.nodes.begin(), mesh.nodes.end(), [](const Node& n) { return n.v == Vec3::Zero(); });
+}
+
+// One step as step.h describes it; `crossed` tells whether crossedUnstiffened() holds at its end.
+SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
+                     double h, const std::vector<ObstacleContact>& contacts, bool& crossed) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -123,7 +142,51 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& ma
     mesh.nodes[i].x += h * mesh.nodes[i].v;
   }
   state.time = tNext;
+  crossed = state.faceStiffening.active() && crossedUnstiffened(mesh, sys, state.faceStiffening);
   return report;
+}
+
+// The stiffening is linearized at the start of a step, and a face has a term only if it is past the onset there. A
+// cloth at rest has none, so its first step meets no resistance from the limit: a flag from rest into 12-16 m/s wind
+// at one step per frame (42 ms) ended its first frame at p99 1.08 of a 1.05 limit, where the limiter's passes could
+// not pull it back (docs/benchmarks.md, "Issue 16 (b) across materials"). Such a step, when faces end it far past the
+// limit, is done again as two half steps, the first checked the same way, `halvings` deep at most; the second half
+// starts from the first's end, where the faces that crossed have their terms. Only from rest: halving every step
+// in which a face crossed (the folds of a crumpling flag snap open within a step) made ARCSim's soft flag 2.3x slower
+// and left it past 1.2 in two frames of 150 with tethers; mid-run, the limiter's passes and repair take such faces.
+SolveReport stepHalving(Mesh& mesh, DynamicsState& state, const MaterialParams& material,
+                        const StepSettings& settings, double h, const std::vector<ObstacleContact>& contacts,
+                        int halvings) {
+  const bool mayHalve = halvings > 0 && state.faceStiffening.active() && atRest(mesh);
+  // What the step changes, kept to undo it: positions, velocities, the clock and the warm start's history.
+  std::vector<Vec3> x, v;
+  const double time = state.time;
+  SolverCache history;
+  if (mayHalve) {
+    for (const Node& node : mesh.nodes) x.push_back(node.x), v.push_back(node.v);
+    history.lastDv = state.solver.lastDv, history.lastDvKnown = state.solver.lastDvKnown;
+    history.prevDv = state.solver.prevDv, history.prevDvKnown = state.solver.prevDvKnown;
+  }
+  bool crossed = false;
+  const SolveReport whole = stepOnce(mesh, state, material, settings, h, contacts, crossed);
+  if (!mayHalve || !crossed) return whole;
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) mesh.nodes[i].x = x[i], mesh.nodes[i].v = v[i];
+  state.time = time;
+  state.solver.lastDv = history.lastDv, state.solver.lastDvKnown = history.lastDvKnown;
+  state.solver.prevDv = history.prevDv, state.solver.prevDvKnown = history.prevDvKnown;
+  const SolveReport first = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, halvings - 1);
+  const SolveReport second = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, halvings - 1);
+  state.time = time + h;
+  return {whole.iterations + first.iterations + second.iterations, std::max(first.residual, second.residual)};
+}
+
+}  // namespace
+
+SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
+                      double h, const std::vector<ObstacleContact>& contacts) {
+  // Two halvings: a step in four at most (at one step per frame, the 42 ms step from rest to wind in quarters).
+  constexpr int kHalvings = 2;
+  return stepHalving(mesh, state, material, settings, h, contacts, kHalvings);
 }
 
 std::optional<BadNode> findBadNode(const Mesh& mesh, double maxSpeed) {

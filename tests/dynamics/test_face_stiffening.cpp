@@ -159,3 +159,11 @@ TEST_CASE("the face term holds a soft sheet hanging from two corners near its li
   CHECK(check.state.faceStiffening.modulus == Approx(30 * 20));
   CHECK(check.state.faceStiffening.onsetStretch == Approx(1.05));
 }
+
+TEST_CASE("largerPrincipalStretch is the face's larger singular value of its deformation", "[dynamics]") {
+  Mesh mesh = stretchedTriangle();
+  Eigen::Matrix<double, 3, 2> Ds;
+  Ds << corner(mesh, 1) - corner(mesh, 0), corner(mesh, 2) - corner(mesh, 0);
+  const Eigen::JacobiSVD<Eigen::Matrix<double, 3, 2>> svd(Ds * mesh.faces[0].DmInv);
+  CHECK(largerPrincipalStretch(mesh, 0) == Approx(svd.singularValues()(0)).epsilon(1e-12));
+}
