@@ -104,9 +104,9 @@ bool atRest(const Mesh& mesh) {
   return std::all_of(mesh.nodes.begin(), mesh.nodes.end(), [](const Node& n) { return n.v == Vec3::Zero(); });
 }
 
-// One step as step.h describes it; `crossed` tells whether crossedUnstiffened() holds at its end.
+// One step as step.h describes it; with `crossed`, whether crossedUnstiffened() holds at its end.
 SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                     double h, const std::vector<ObstacleContact>& contacts, bool& crossed) {
+                     double h, const std::vector<ObstacleContact>& contacts, bool* crossed) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -142,7 +142,7 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
     mesh.nodes[i].x += h * mesh.nodes[i].v;
   }
   state.time = tNext;
-  crossed = state.faceStiffening.active() && crossedUnstiffened(mesh, sys, state.faceStiffening);
+  if (crossed) *crossed = crossedUnstiffened(mesh, sys, state.faceStiffening);
   return report;
 }
 
@@ -168,7 +168,7 @@ SolveReport stepHalving(Mesh& mesh, DynamicsState& state, const MaterialParams& 
     history.prevDv = state.solver.prevDv, history.prevDvKnown = state.solver.prevDvKnown;
   }
   bool crossed = false;
-  const SolveReport whole = stepOnce(mesh, state, material, settings, h, contacts, crossed);
+  const SolveReport whole = stepOnce(mesh, state, material, settings, h, contacts, mayHalve ? &crossed : nullptr);
   if (!mayHalve || !crossed) return whole;
   for (size_t i = 0; i < mesh.nodes.size(); ++i) mesh.nodes[i].x = x[i], mesh.nodes[i].v = v[i];
   state.time = time;
