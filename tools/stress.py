@@ -96,6 +96,16 @@ def flag_two_corners(limit, wind):
     return change
 
 
+def default_stiffening(shot):
+    """the strain limit's stiffening left to the shot's default (100 from 0.25 for a limit of 1.05 or less on free
+    cloth)"""
+    for cloth in shot["cloths"]:
+        limit = cloth.get("strain_limit")
+        if isinstance(limit, dict):
+            limit.pop("stiffening", None)
+            limit.pop("onset", None)
+
+
 def soft_knit_two_corners(limit, wind):
     """A soft, heavy knit (300 N/m, 0.568 kg/m², as ARCSim's flag's camel-ponte-roma thickened twice) held at its two
     hoist corners in a strong wind with a tight strain limit and no stiffening: the limiter's passes run out every
@@ -151,6 +161,9 @@ CASES = [
     ("skirt_walk", "skirt_walk", [], 48, {"ci", "quick", "full"}, None),
     ("flag.corners", "flag", [flag_two_corners(1.05, 12.0)], 48, {"ci", "quick", "full"}, (1.07, 1.2)),
     ("flag.soft", "flag", [soft_knit_two_corners(1.05, 12.0)], 96, {"ci", "quick", "full"}, None),
+    # One step per frame: the first step, from rest, is solved before any face has the limit's stiffening.
+    ("flag.corners.1step", "flag", [flag_two_corners(1.05, 16.0), default_stiffening, steps(1)], 48,
+     {"ci", "quick", "full"}, (1.07, 1.2)),
     ("flag.soft.stiffened", "flag", [soft_knit_two_corners(1.05, 12.0), adaptive, stiffened(300, 0.25)], 48,
      {"ci", "quick", "full"}, (1.07, 1.2)),
     ("crowd.self", "crowd", [self_collision], 24, {"ci", "quick", "full"}, None),
