@@ -106,8 +106,8 @@ int liftAndCheck(bool moved, const std::vector<ObstaclePose>& start, const std::
 // least stretched state, the strain repair, both checked by the impact zones. Where the repair undid contacts, the
 // zones put those nodes back rigidly, which stretches the edges from a zone to the repaired nodes around it, so the
 // repair runs once more with the nodes the zones moved held, checked again. A repair whose check leaves colliding
-// pairs is not kept (the zones resolve the state the contacts left; on ARCSim's tethered flag a zone held by the
-// corners' handles once did not resolve the state after a second repair).
+// pairs is not kept (the zones resolve the state the contacts left; on ARCSim's tethered flag they once left a pair of
+// the state after a second repair unresolved).
 void finishStep(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& start,
                 const std::vector<ObstaclePose>& end, const CollisionParams& params, const CollisionMesh& w,
                 ImpactDetector& detector, CollisionState& s, CollisionStepStats& st) {
