@@ -58,10 +58,14 @@ void limitStrains(const std::vector<ClothStep>& cloths, CollisionState& s, Colli
   st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// True when a cloth's limits keep the least stretched state (face stiffening on): the cloths the repair below is for.
-bool anyRepairable(const std::vector<ClothStep>& cloths) {
-  for (const ClothStep& c : cloths)
-    if (c.strainLimits && c.strainLimits->keepLeastStretched && !c.strainLimits->empty()) return true;
+// True when some cloth's limits keep the least stretched state (face stiffening on) and a face or an edge of it is
+// more than 1.1x past its upper limit: where the repair below acts.
+bool anyFarPast(const std::vector<ClothStep>& cloths, const CollisionState& s) {
+  int first = 0;
+  for (const ClothStep& c : cloths) {
+    if (c.strainLimits && needsStrainRepair(s.x1, *c.strainLimits, first)) return true;
+    first += int(c.mesh->nodes.size());
+  }
   return false;
 }
 
@@ -74,10 +78,13 @@ bool anyRepairable(const std::vector<ClothStep>& cloths) {
 int repairStrains(const std::vector<ClothStep>& cloths, const std::vector<Vec3>* heldFrom, CollisionState& s,
                   CollisionStepStats& st) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<double> invMass = s.invMass;
-  if (heldFrom)
-    for (size_t i = 0; i < invMass.size(); ++i)
-      if (s.x1[i] != (*heldFrom)[i]) invMass[i] = 0;
+  std::vector<double> held;
+  if (heldFrom) {
+    held = s.invMass;
+    for (size_t i = 0; i < held.size(); ++i)
+      if (s.x1[i] != (*heldFrom)[i]) held[i] = 0;
+  }
+  const std::vector<double>& invMass = heldFrom ? held : s.invMass;
   int moved = 0, first = 0;
   for (const ClothStep& c : cloths) {
     if (c.strainLimits) moved += repairStrain(s.x1, invMass, *c.strainLimits, first);
@@ -114,8 +121,10 @@ void finishStep(const std::vector<ClothStep>& cloths, const std::vector<Obstacle
   auto check = [&](bool moved, std::vector<Vec3>* beforeZones = nullptr) {
     return liftAndCheck(moved, start, end, params, w, detector, s, st, beforeZones);
   };
-  // The repair (repairStrains) and its check: kept when the check leaves no colliding pair, else undone.
+  // The repair (repairStrains) and its check: kept when the check leaves no colliding pair, else undone. Nothing is
+  // copied in the usual step, where no cloth is that far past its limit.
   auto tryRepair = [&](const std::vector<Vec3>* heldFrom, std::vector<Vec3>* beforeZones) {
+    if (!anyFarPast(cloths, s)) return false;
     const std::vector<Vec3> x = s.x1, v = s.v;
     if (repairStrains(cloths, heldFrom, s, st) == 0) return false;
     if (check(true, beforeZones) == 0) return true;
@@ -123,7 +132,7 @@ void finishStep(const std::vector<ClothStep>& cloths, const std::vector<Obstacle
     return false;
   };
   std::vector<Vec3> beforeZones;
-  if (!anyRepairable(cloths) || !tryRepair(nullptr, &beforeZones)) {
+  if (!tryRepair(nullptr, &beforeZones)) {
     st.unresolved += check(false);
     return;
   }

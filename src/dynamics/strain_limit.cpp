@@ -255,6 +255,23 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
   return out;
 }
 
+namespace {
+
+// The repair (strain_limit_repair.h) of the limits' region past 1.1x, when `worst` (worstStretch at x) says there is
+// one; its result is kept only when it is less stretched. Returns the nodes it moved (0: none, or not kept).
+int repairWhereFarPast(Vec3* x, const double* invMass, const StrainLimits& limits, double worst) {
+  const UpperLimitRepair repair;
+  if (worst <= repair.startAt) return 0;
+  const int n = nodeCount(limits);
+  const std::vector<Vec3> before(x, x + n);
+  const int moved = repairUpperLimits(x, invMass, limits, n, repair);
+  if (worstStretch(x, limits) <= worst) return moved;
+  std::copy(before.begin(), before.end(), x);
+  return 0;
+}
+
+}  // namespace
+
 int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<double>& invMasses,
                 const StrainLimits& limits, double slack, int first) {
   Vec3 *x = xs.data() + first, *v = vs.data() + first;
@@ -300,30 +317,21 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
     worst = best;
   }
   // Where the passes still leave a face or an edge well past its limit, the limits of that region are solved
-  // together (strain_limit_repair.h: thin faces between an upper and a lower limit make the passes diverge), and the
-  // result is kept when it is less stretched. With the guard only, as the whole of this branch is meant for cloth
-  // whose limit the solve keeps (on garments the body decides the worst faces).
-  const UpperLimitRepair repair;
-  if (worst > repair.startAt) {
-    bestX.assign(x, x + n);
-    repairUpperLimits(x, invMass, limits, n, repair);
-    if (worstStretch(x, limits) > worst) std::copy(bestX.begin(), bestX.end(), x);
-  }
+  // together (strain_limit_repair.h: thin faces between an upper and a lower limit make the passes diverge). With the
+  // guard only, as the whole of this branch is meant for cloth whose limit the solve keeps (on garments the body
+  // decides the worst faces).
+  repairWhereFarPast(x, invMass, limits, worst);
   return run + 2;
 }
 
-int repairStrain(std::vector<Vec3>& xs, const std::vector<double>& invMasses, const StrainLimits& limits, int first) {
+bool needsStrainRepair(const std::vector<Vec3>& x, const StrainLimits& limits, int first) {
+  return limits.keepLeastStretched && !limits.empty() &&
+         worstStretch(x.data() + first, limits) > UpperLimitRepair().startAt;
+}
+
+int repairStrain(std::vector<Vec3>& x, const std::vector<double>& invMass, const StrainLimits& limits, int first) {
   if (!limits.keepLeastStretched || limits.empty()) return 0;
-  Vec3* x = xs.data() + first;
-  const UpperLimitRepair repair;
-  const double worst = worstStretch(x, limits);
-  if (worst <= repair.startAt) return 0;
-  const int n = nodeCount(limits);
-  const std::vector<Vec3> before(x, x + n);
-  const int moved = repairUpperLimits(x, invMasses.data() + first, limits, n, repair);
-  if (worstStretch(x, limits) <= worst) return moved;
-  std::copy(before.begin(), before.end(), x);
-  return 0;
+  return repairWhereFarPast(x.data() + first, invMass.data() + first, limits, worstStretch(x.data() + first, limits));
 }
 
 EdgeStretch edgeStretch(const Mesh& mesh, const DynamicsState& state) {

@@ -77,6 +77,8 @@ int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<do
 // (keepLeastStretched): where a face or an edge is more than 1.1x its upper limit, that region is solved, and the
 // result kept when it is less stretched. For stretch that passes after the limiter made (the contact responses).
 // Positions only. Returns the nodes of the region moved (0: nothing done).
+// needsStrainRepair says, without moving anything, whether repairStrain would try.
+bool needsStrainRepair(const std::vector<Vec3>& x, const StrainLimits& limits, int first = 0);
 int repairStrain(std::vector<Vec3>& x, const std::vector<double>& invMass, const StrainLimits& limits, int first = 0);
 
 // Largest edge length / rest length of the mesh (1 when it has no edges).
