@@ -4,7 +4,7 @@
 // per step, the multiple of one kang_cho step (one sweep), and the accuracy after the loop: the largest node distance
 // (mm) and the lowest point's difference (mm) from the trajectory of the exact (direct) solve. Then the default solve
 // at 1 and 2 threads, and the free-fall check.
-//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT]
+//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X]
 //   bench_solvers --drape 32,128    conf/drape.json at these grid sizes, 8 and 2 steps per frame: the default
 //                                   solve's lowest point against the direct solve's over frames 1..48    (cells per
 //                                   side; 31 ~ 1k nodes, 99 ~ 10k, 316 ~ 100k)
@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -37,7 +38,13 @@ std::string gDrapeExtra;        // --drape-keys: more shot keys for the drape ru
 
 using Sheet = assets::HeldSheet;
 
-Sheet makeSheet(int cells) { return assets::makeHeldSheet(cells); }
+double gStiffen = 1;             // --stiffen: the sheet's stretch, shear and bending stiffness times this
+
+Sheet makeSheet(int cells) {
+  MaterialParams material;
+  material.stretch *= gStiffen, material.shear *= gStiffen, material.bending *= gStiffen;
+  return assets::makeHeldSheet(cells, material);
+}
 
 struct Candidate {
   std::string name;
@@ -110,6 +117,18 @@ std::vector<Candidate> candidates() {
           c.settings.pcg.warmStart = warm;
         });
       }
+  // The over-relaxation of the SSOR sweeps at fixed values (the default takes it from the node count: ssorOmegaFor).
+  for (double omega : {1.3, 1.5, 1.7, 1.8, 1.85}) {
+    char name[96];
+    std::snprintf(name, sizeof name, "pcg ssor omega %.2f, warm start, tol 1e-03", omega);
+    add(name, StepSolver::Pcg, [=](Candidate& c) {
+      c.settings.pcg.tolerance = 1e-3;
+      c.settings.pcg.maxIterations = 5000;
+      c.settings.pcg.preconditioner = P::Ssor;
+      c.settings.pcg.warmStart = true;
+      c.settings.pcg.ssorOmega = omega;
+    });
+  }
   return list;
 }
 
@@ -285,6 +304,8 @@ int main(int argc, char** argv) {
       drapeCells = parseSizes(argv[++i]);
     } else if (!std::strcmp(argv[i], "--drape-keys") && i + 1 < argc) {
       gDrapeExtra = std::string(argv[++i]) + ",";
+    } else if (!std::strcmp(argv[i], "--stiffen") && i + 1 < argc) {
+      gStiffen = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
       gOnly = argv[++i];
     } else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {

@@ -78,9 +78,9 @@ struct PcgSettings {
   Preconditioner preconditioner = Preconditioner::Auto;
   int ssorMinNodes = 1000;        // Auto: free nodes from which the sweeps' fewer iterations pay for their cost
   bool warmStart = true;    // start from the last steps' dv (dynamics/warm_start.h), else from h f_ext / m
-  // Ssor: over-relaxation in (0, 2). Measured on the held cotton sheet at 10k nodes in a time loop: 1.0 needs 1.26x
-  // the iterations of 1.5, 1.3 1.09x, 1.7 1.07x (docs/benchmarks.md); not a shot key.
-  double ssorOmega = 1.5;
+  // Ssor: over-relaxation in (0, 2); 0: from the number of free nodes (ssorOmegaFor in dynamics/ssor_pcg.h): 1.5 up
+  // to ~2,800 nodes, 1.83 at 100k (docs/benchmarks.md); not a shot key.
+  double ssorOmega = 0;
 };
 
 // How the implicit step's linear system is solved (docs/materials.md, "Which solve to use").

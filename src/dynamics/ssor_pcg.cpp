@@ -1,5 +1,6 @@
 #include "dynamics/ssor_pcg.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "dynamics/chunked_sum.h"
@@ -132,11 +133,18 @@ double untransformedResidual2(const ImplicitSystem& sys, const PcgWorkspace& wor
 
 }  // namespace
 
+double ssorOmegaFor(int freeNodes) {
+  if (freeNodes <= 0) return 1.5;
+  return std::clamp(2 / (1 + 5.67 * std::pow(double(freeNodes), -0.357)), 1.5, 1.85);
+}
+
 std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& state, const Mesh& mesh,
                                const std::vector<Vec3>& guess, const PcgSettings& settings, PcgWorkspace& work,
                                SolveReport* report) {
   const int n = int(sys.rhs.size());
-  const double omega = settings.ssorOmega, kappa = (2 - omega) / omega;  // K = kappa D
+  const double omega = settings.ssorOmega > 0 ? settings.ssorOmega
+                                               : ssorOmegaFor(int(std::count(sys.fixed.begin(), sys.fixed.end(), 0)));
+  const double kappa = (2 - omega) / omega;  // K = kappa D
   std::vector<Vec3>&r = work.r, &z = work.z, &p = work.p, &s = work.q, &t = work.t, &y = work.y;
   std::vector<Vec2>& partial = work.partial;
   // Held nodes' entries stay zero: the sweeps skip them, and nothing reads them as free values.

@@ -28,10 +28,20 @@ namespace adacloth {
 
 // Solves sys for dv from `guess` (held nodes get their prescribed dv). The mesh's material coordinates set the sweep
 // order (rows of material space); the order is kept in `work` while the held nodes and the pairs stay the same.
-// settings.ssorOmega in (0, 2): the over-relaxation.
+// settings.ssorOmega in (0, 2) is the over-relaxation; 0 takes ssorOmegaFor(the number of free nodes).
 std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& state, const Mesh& mesh,
                                const std::vector<Vec3>& guess, const PcgSettings& settings, PcgWorkspace& work,
                                SolveReport* report = nullptr);
+
+// The over-relaxation for a system of `freeNodes` free nodes: 2 / (1 + 5.67 n^-0.357), kept within [1.5, 1.85]
+// (1.5 up to ~2,800 nodes, 1.65 at 10k, 1.75 at 30k, 1.83 at 100k). Why it grows: the finer the mesh, the more the
+// system is a graph Laplacian across many edges, whose best SSOR relaxation tends to 2 as the grid grows (for a grid
+// of N x N nodes 2 / (1 + O(1/N))). The constants are fitted to the iterations of the held cotton sheet in a time
+// loop (docs/benchmarks.md, "The over-relaxation from the mesh size"); its best values were 1.3-1.5 at 1k nodes,
+// 1.6-1.7 at 10k, 1.7-1.8 at 30k and 1.8-1.85 at 100k, and stiffer springs at the same node count moved them by no
+// more than 0.1 (31 cells with the springs 100x stiffer: 1.5; 99 cells 10x stiffer: 1.7). The optimum is flat
+// within about 0.1; below ~2,800 nodes (the shots' cloths) the rule keeps 1.5, so their bytes do not change.
+double ssorOmegaFor(int freeNodes);
 
 // Each node's material coordinates (m): those of its first vert.
 std::vector<Vec2> nodeMaterialCoordinates(const Mesh& mesh);

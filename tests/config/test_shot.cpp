@@ -44,7 +44,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(d.pcg.maxIterations == 1000);
   CHECK(d.pcg.preconditioner == PcgSettings::Preconditioner::Auto);
   CHECK(d.pcg.ssorMinNodes == 1000);  // not a key: "auto" sweeps (ssor) from 1,000 free nodes
-  CHECK(d.pcg.ssorOmega == 1.5);
+  CHECK(d.pcg.ssorOmega == 0);  // not a key: from the free nodes (ssorOmegaFor)
   CHECK(d.pcg.warmStart);                   // not a key
   CHECK(d.iterations == 1);
   CHECK(d.cgTolerance == 1e-8);
