@@ -73,17 +73,20 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   const bool obstacleA = w.nodeCloth[A[0]] < 0, obstacleB = w.nodeCloth[B[0]] < 0;
   const double edgeGap = obstacleA || obstacleB ? obstacleGap : 0.0;
   // The cheap box test first: most face pairs of a broad phase have no close primitives.
-  auto vertexFace = [&](int node, int face, bool obstacleNode) {
+  // Pairs that share a node are never candidates; most pairs of neighbouring faces are such, and their boxes always
+  // overlap, so that test comes first (it reads only the two faces' own nodes).
+  auto vertexFace = [&](int node, int face, const Tri& faceNodes, bool obstacleNode) {
+    if (node == faceNodes[0] || node == faceNodes[1] || node == faceNodes[2]) return;
     if (!overlapsWithin(boxes.node[node], boxes.face[face], obstacleNode ? obstacleGap : 0.0)) return;
     Candidate c{false, node, face};
     const auto nodes = candidateNodes(w, c);
     if (!anyMovable(s, nodes)) return;
     if (moved && !touchesFlagged(nodes, *moved)) return;
-    if (!sharesNode(nodes, false)) out.push_back(c);
+    out.push_back(c);
   };
   for (int k = 0; k < 3; ++k) {
-    if (ownA & (1u << k)) vertexFace(A[k], fb, obstacleA);
-    if (ownB & (1u << k)) vertexFace(B[k], fa, obstacleB);
+    if (ownA & (1u << k)) vertexFace(A[k], fb, B, obstacleA);
+    if (ownB & (1u << k)) vertexFace(B[k], fa, A, obstacleB);
   }
   for (int i = 0; i < 3; ++i) {
     if (!(ownA & (8u << i))) continue;
@@ -91,12 +94,15 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
     for (int j = 0; j < 3; ++j) {
       if (!(ownB & (8u << j))) continue;
       const int eb = w.faceEdges[fb][j];
+      const auto &nodesA = w.edges[ea], &nodesB = w.edges[eb];
+      if (nodesA[0] == nodesB[0] || nodesA[0] == nodesB[1] || nodesA[1] == nodesB[0] || nodesA[1] == nodesB[1])
+        continue;
       if (!overlapsWithin(boxes.edge[ea], boxes.edge[eb], edgeGap)) continue;
       Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
       const auto nodes = candidateNodes(w, c);
       if (!anyMovable(s, nodes)) continue;
       if (moved && !touchesFlagged(nodes, *moved)) continue;
-      if (!sharesNode(nodes, true)) out.push_back(c);
+      out.push_back(c);
     }
   }
 }
