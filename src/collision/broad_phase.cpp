@@ -84,16 +84,20 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
     if (moved && !touchesFlagged(nodes, *moved)) return;
     out.push_back(c);
   };
-  for (int k = 0; k < 3; ++k) {
-    if (ownA & (1u << k)) vertexFace(A[k], fb, B, obstacleA);
-    if (ownB & (1u << k)) vertexFace(B[k], fa, A, obstacleB);
+  // The owned corners and edges are visited by their set bits (a face owns one corner and one or two edges on
+  // average, so testing each of the six bits mispredicted most branches here): corners in the order A0, B0, A1, B1,
+  // A2, B2, edges A's in order, for each B's in order, as the candidates' order has always been.
+  unsigned corners = 0;
+  for (int k = 0; k < 3; ++k) corners |= ((ownA >> k) & 1u) << (2 * k) | ((ownB >> k) & 1u) << (2 * k + 1);
+  for (; corners; corners &= corners - 1) {
+    const int bit = __builtin_ctz(corners), k = bit >> 1;
+    if (bit & 1) vertexFace(B[k], fa, A, obstacleB);
+    else vertexFace(A[k], fb, B, obstacleA);
   }
-  for (int i = 0; i < 3; ++i) {
-    if (!(ownA & (8u << i))) continue;
-    const int ea = w.faceEdges[fa][i];
-    for (int j = 0; j < 3; ++j) {
-      if (!(ownB & (8u << j))) continue;
-      const int eb = w.faceEdges[fb][j];
+  for (unsigned edgesA = (ownA >> 3) & 7u; edgesA; edgesA &= edgesA - 1) {
+    const int ea = w.faceEdges[fa][__builtin_ctz(edgesA)];
+    for (unsigned edgesB = (ownB >> 3) & 7u; edgesB; edgesB &= edgesB - 1) {
+      const int eb = w.faceEdges[fb][__builtin_ctz(edgesB)];
       const auto &nodesA = w.edges[ea], &nodesB = w.edges[eb];
       if (nodesA[0] == nodesB[0] || nodesA[0] == nodesB[1] || nodesA[1] == nodesB[0] || nodesA[1] == nodesB[1])
         continue;
