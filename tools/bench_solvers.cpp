@@ -311,7 +311,9 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
       sizes = parseSizes(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--drape c1,c2,...]\n");
+      std::fprintf(stderr,
+                   "usage: bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X] "
+                   "[--drape c1,c2,...]\n");
       return 2;
     }
   }

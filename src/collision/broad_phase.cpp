@@ -72,9 +72,9 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle.
   const bool obstacleA = w.nodeCloth[A[0]] < 0, obstacleB = w.nodeCloth[B[0]] < 0;
   const double edgeGap = obstacleA || obstacleB ? obstacleGap : 0.0;
-  // The cheap box test first: most face pairs of a broad phase have no close primitives.
-  // Pairs that share a node are never candidates; most pairs of neighbouring faces are such, and their boxes always
-  // overlap, so that test comes first (it reads only the two faces' own nodes).
+  // Cheap tests first. Pairs that share a node are never candidates; most pairs of neighbouring faces are such, and
+  // their boxes always overlap, so that test (on the two faces' own nodes) comes before the box test; most other
+  // face pairs of a broad phase have no close primitives, so the box test comes before the candidate's nodes.
   auto vertexFace = [&](int node, int face, const Tri& faceNodes, bool obstacleNode) {
     if (node == faceNodes[0] || node == faceNodes[1] || node == faceNodes[2]) return;
     if (!overlapsWithin(boxes.node[node], boxes.face[face], obstacleNode ? obstacleGap : 0.0)) return;
