@@ -142,7 +142,51 @@ std::optional<ContactGeometry> earliest(const MovingPoints& m, const std::array<
   return std::nullopt;
 }
 
+// Along the unit axis a, the least gap over the step between the point sets `lo` and `hi` of a pair (a.x of hi's
+// points minus a.x of lo's, every pair of points, at both ends of the step): the gap of two points is linear in t,
+// so its least value over the step is at an end.
+template <size_t L, size_t H>
+double leastGap(const MovingPoints& m, const Vec3& a, const std::array<int, L>& lo, const std::array<int, H>& hi) {
+  double gap = 1e300;
+  for (int i : lo)
+    for (int j : hi) gap = std::min({gap, a.dot(m.x0[j] - m.x0[i]), a.dot(m.x1[j] - m.x1[i])});
+  return gap;
+}
+
+// True when some fixed axis separates the pair's two sets of points by more than `tol` (m) for the whole step: the
+// pair then never comes within the tolerance (its distance at any time is at least the gap along any unit axis),
+// and the coplanarity cubic need not be solved. Axes: the face's normal (or the edges' common normal) at both ends of
+// the step, and at the start the in-plane normals of its edges (for pairs side by side in one plane: most of a
+// cloth's pairs of neighbouring primitives). A margin of a millionth of the tolerance keeps rounding on the safe
+// side: a pair this says is apart would have been found apart by the full test too.
+template <size_t L, size_t H>
+bool separatedForTheStep(const MovingPoints& m, const std::array<int, L>& a, const std::array<int, H>& b,
+                         const std::array<Vec3, 5>& axes, double tol) {
+  const double needed = tol * (1 + 1e-6) + 1e-12;
+  for (const Vec3& axis : axes) {
+    const double len = axis.norm();
+    if (!(len > 1e-300)) continue;
+    const Vec3 unit = axis / len;
+    if (leastGap(m, unit, a, b) > needed || leastGap(m, unit, b, a) > needed) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool vertexFaceApartForStep(const MovingPoints& m, double tol) {
+  const Vec3 n0 = (m.x0[2] - m.x0[1]).cross(m.x0[3] - m.x0[1]), n1 = (m.x1[2] - m.x1[1]).cross(m.x1[3] - m.x1[1]);
+  const std::array<Vec3, 5> axes = {n0, n1, n0.cross(m.x0[2] - m.x0[1]), n0.cross(m.x0[3] - m.x0[2]),
+                                    n0.cross(m.x0[1] - m.x0[3])};
+  return separatedForTheStep(m, std::array<int, 1>{0}, std::array<int, 3>{1, 2, 3}, axes, tol);
+}
+
+bool edgeEdgeApartForStep(const MovingPoints& m, double tol) {
+  const Vec3 p0 = m.x0[1] - m.x0[0], q0 = m.x0[3] - m.x0[2];
+  const Vec3 n0 = p0.cross(q0), n1 = (m.x1[1] - m.x1[0]).cross(m.x1[3] - m.x1[2]);
+  const std::array<Vec3, 5> axes = {n0, n1, n0.cross(p0), n0.cross(q0), Vec3::Zero()};
+  return separatedForTheStep(m, std::array<int, 2>{0, 1}, std::array<int, 2>{2, 3}, axes, tol);
+}
 
 CandidateTimes cubicCandidateTimes(double c0, double c1, double c2, double c3) {
   const CandidateTimes breaks = quadraticRootsInUnit(3 * c3, 2 * c2, c1);
@@ -176,12 +220,14 @@ CandidateTimes cubicCandidateTimes(double c0, double c1, double c2, double c3) {
 }
 
 std::optional<ContactGeometry> vertexFaceCCD(const MovingPoints& m, double tolerance) {
+  if (vertexFaceApartForStep(m, tolerance)) return std::nullopt;
   std::array<Vec3, 3> e = {m.x0[2] - m.x0[1], m.x0[3] - m.x0[1], m.x0[0] - m.x0[1]};
   std::array<Vec3, 3> d = {(m.x1[2] - m.x1[1]) - e[0], (m.x1[3] - m.x1[1]) - e[1], (m.x1[0] - m.x1[1]) - e[2]};
   return earliest(m, e, d, tolerance, vertexFaceAt);
 }
 
 std::optional<ContactGeometry> edgeEdgeCCD(const MovingPoints& m, double tolerance) {
+  if (edgeEdgeApartForStep(m, tolerance)) return std::nullopt;
   std::array<Vec3, 3> e = {m.x0[1] - m.x0[0], m.x0[3] - m.x0[2], m.x0[2] - m.x0[0]};
   std::array<Vec3, 3> d = {(m.x1[1] - m.x1[0]) - e[0], (m.x1[3] - m.x1[2]) - e[1], (m.x1[2] - m.x1[0]) - e[2]};
   return earliest(m, e, d, tolerance, edgeEdgeAt);
