@@ -67,14 +67,15 @@ void buildEdges(Mesh& mesh) {
         firstEdgeAt[size_t(lo)] = found;
       } else {
         Edge& e = mesh.edges[size_t(found)];
-        std::string pair = "(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+        // Formatted only for an error: every interior edge comes here once per rebuild (each remesh batch).
+        auto pair = [&] { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; };
         if (e.faces[1] >= 0)
-          throw MeshError("edge " + pair + " is shared by more than two faces (faces " + std::to_string(e.faces[0]) +
+          throw MeshError("edge " + pair() + " is shared by more than two faces (faces " + std::to_string(e.faces[0]) +
                               ", " + std::to_string(e.faces[1]) + " and " + std::to_string(f) + ")",
                           f);
         if (e.nodes[0] == a)
           throw MeshError("faces " + std::to_string(e.faces[0]) + " and " + std::to_string(f) +
-                              " are oriented inconsistently across edge " + pair,
+                              " are oriented inconsistently across edge " + pair(),
                           f);
         e.faces[1] = f;
       }
