@@ -157,11 +157,12 @@ double leastGap(const MovingPoints& m, const Vec3& a, const std::array<int, L>& 
 // pair then never comes within the tolerance (its distance at any time is at least the gap along any unit axis),
 // and the coplanarity cubic need not be solved. Axes: the face's normal (or the edges' common normal) at both ends of
 // the step, and at the start the in-plane normals of its edges (for pairs side by side in one plane: most of a
-// cloth's pairs of neighbouring primitives). A margin of a millionth of the tolerance keeps rounding on the safe
-// side: a pair this says is apart would have been found apart by the full test too.
-template <size_t L, size_t H>
+// cloth's pairs of neighbouring primitives); a degenerate axis (parallel edges) is skipped. A margin of a millionth
+// of the tolerance keeps rounding on the safe side: a pair this says is apart would have been found apart by the
+// full test too.
+template <size_t L, size_t H, size_t N>
 bool separatedForTheStep(const MovingPoints& m, const std::array<int, L>& a, const std::array<int, H>& b,
-                         const std::array<Vec3, 5>& axes, double tol) {
+                         const std::array<Vec3, N>& axes, double tol) {
   const double needed = tol * (1 + 1e-6) + 1e-12;
   for (const Vec3& axis : axes) {
     const double len = axis.norm();
@@ -184,7 +185,7 @@ bool vertexFaceApartForStep(const MovingPoints& m, double tol) {
 bool edgeEdgeApartForStep(const MovingPoints& m, double tol) {
   const Vec3 p0 = m.x0[1] - m.x0[0], q0 = m.x0[3] - m.x0[2];
   const Vec3 n0 = p0.cross(q0), n1 = (m.x1[1] - m.x1[0]).cross(m.x1[3] - m.x1[2]);
-  const std::array<Vec3, 5> axes = {n0, n1, n0.cross(p0), n0.cross(q0), Vec3::Zero()};
+  const std::array<Vec3, 4> axes = {n0, n1, n0.cross(p0), n0.cross(q0)};
   return separatedForTheStep(m, std::array<int, 2>{0, 1}, std::array<int, 2>{2, 3}, axes, tol);
 }
 

@@ -38,8 +38,8 @@ std::optional<ContactGeometry> edgeEdgeCCD(const MovingPoints& m, double toleran
 // True when a fixed axis (the face's or the edges' normal at either end of the step, or at the start an in-plane
 // normal of an edge) separates the pair by more than `tolerance` (m) over the whole step, so that it can never come
 // within the tolerance: the CCD queries above return no contact for it without solving the coplanarity cubic. Most
-// pairs a cloth's broad phase finds lie side by side in its plane or apart along its normal (skirt_walk: collision
-// 11 % cheaper, docs/benchmarks.md). Exposed for tests.
+// pairs a cloth's broad phase finds lie side by side in its plane or apart along its normal (collision 3-5 % cheaper
+// on the character shots, docs/benchmarks.md). Exposed for tests.
 bool vertexFaceApartForStep(const MovingPoints& m, double tolerance);
 bool edgeEdgeApartForStep(const MovingPoints& m, double tolerance);
 
