@@ -291,9 +291,12 @@ Json clothStats(const Cloth& cloth, const ClothCounters& counters, double maxPen
   j["kinetic_energy"] = kineticEnergy(cloth.mesh);
   j["potential_energy"] = potentialEnergy(cloth.mesh, gravity);
   j["elastic_energy"] = elasticEnergy(cloth.mesh, cloth.dynamics);
-  const EdgeStretch stretch = edgeStretch(cloth.mesh, cloth.dynamics);
+  const StretchSummary stretch = edgeStretch(cloth.mesh, cloth.dynamics);
   j["stretch_p99"] = stretch.p99;
   j["stretch_max"] = stretch.max;
+  const StretchSummary faces = faceStretch(cloth.mesh, cloth.dynamics);
+  j["face_stretch_p99"] = faces.p99;
+  j["face_stretch_max"] = faces.max;
   j["solver_iterations"] = counters.solverIterations;
   j["solver_residual"] = counters.solverResidual;
   if (const auto& view = counters.view) {

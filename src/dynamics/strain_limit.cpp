@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 
+#include "dynamics/face_stiffening.h"
 #include "dynamics/handles.h"
 #include "dynamics/strain_limit_repair.h"
 
@@ -334,19 +335,38 @@ int repairStrain(std::vector<Vec3>& x, const std::vector<double>& invMass, const
   return repairWhereFarPast(x.data() + first, invMass.data() + first, limits, worstStretch(x.data() + first, limits));
 }
 
-EdgeStretch edgeStretch(const Mesh& mesh, const DynamicsState& state) {
-  const std::vector<char> held = pinnedMask(state.handles, mesh.nodes.size());
-  std::vector<double> ratio;
-  for (const SpringPair& p : state.pairs)
-    if (p.isEdge && p.restLength > 0 && !(held[p.a] && held[p.b]))
-      ratio.push_back((mesh.nodes[p.b].x - mesh.nodes[p.a].x).norm() / p.restLength);
-  EdgeStretch s;
+namespace {
+
+StretchSummary summarize(std::vector<double>& ratio) {
+  StretchSummary s;
   if (ratio.empty()) return s;
   const size_t k = std::min(ratio.size() - 1, size_t(0.99 * double(ratio.size())));
   std::nth_element(ratio.begin(), ratio.begin() + long(k), ratio.end());
   s.p99 = ratio[k];
   s.max = *std::max_element(ratio.begin() + long(k), ratio.end());
   return s;
+}
+
+}  // namespace
+
+StretchSummary edgeStretch(const Mesh& mesh, const DynamicsState& state) {
+  const std::vector<char> held = pinnedMask(state.handles, mesh.nodes.size());
+  std::vector<double> ratio;
+  for (const SpringPair& p : state.pairs)
+    if (p.isEdge && p.restLength > 0 && !(held[p.a] && held[p.b]))
+      ratio.push_back((mesh.nodes[p.b].x - mesh.nodes[p.a].x).norm() / p.restLength);
+  return summarize(ratio);
+}
+
+StretchSummary faceStretch(const Mesh& mesh, const DynamicsState& state) {
+  const std::vector<char> held = pinnedMask(state.handles, mesh.nodes.size());
+  std::vector<double> ratio;
+  for (int f = 0; f < int(mesh.faces.size()); ++f) {
+    const Tri n = mesh.faceNodes(f);
+    if (!(held[n[0]] && held[n[1]] && held[n[2]]) && mesh.faces[f].materialArea != 0)
+      ratio.push_back(largerPrincipalStretch(mesh, f));
+  }
+  return summarize(ratio);
 }
 
 double maxStretchRatio(const Mesh& mesh, const DynamicsState& state) {

@@ -87,5 +87,8 @@ TEST_CASE("a flag from rest into strong wind at one step per frame keeps a tight
     INFO("frame " << frame << ": p99 " << cloth["stretch_p99"] << ", largest " << cloth["stretch_max"]);
     CHECK(cloth["stretch_p99"].get<double>() <= 1.07);
     CHECK(cloth["stretch_max"].get<double>() <= 1.2);
+    // The faces' principal stretch is reported too, and an edge's stretch never exceeds its faces'.
+    CHECK(cloth["face_stretch_max"].get<double>() >= cloth["stretch_max"].get<double>() - 1e-12);
+    CHECK(cloth["face_stretch_p99"].get<double>() >= 1.0);
   }
 }

@@ -268,7 +268,7 @@ TEST_CASE("a step's contact pushes do not leave the cloth past its strain limit"
   CHECK(sheet.mesh.nodes[middle].x.y() > centre.y() + 0.005);  // pushed up by the ball
   const ObstacleField field(posesAt(obstacles, dt));
   CHECK(maxPenetration(sheet.mesh, field) <= 0.1 * p.thickness);
-  const EdgeStretch stretch = edgeStretch(sheet.mesh, sheet.state);
+  const StretchSummary stretch = edgeStretch(sheet.mesh, sheet.state);
   INFO("largest edge stretch " << stretch.max);
   CHECK(stretch.max <= limit.max * (1 + 2e-3));
 }

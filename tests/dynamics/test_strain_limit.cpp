@@ -326,3 +326,50 @@ TEST_CASE("repairUpperLimits brings a region back within the upper limits and mo
     if (p.held[i] || ring > 0.45) CHECK(p.x[i] == before[i]);
   }
 }
+
+TEST_CASE("face stretch is the larger principal stretch, and a sheared sheet shows more of it than its edges do",
+          "[dynamics]") {
+  assets::HeldSheet sheet = assets::makeHeldSheet(8);
+  const std::vector<Vec3> rest = [&] {
+    std::vector<Vec3> x;
+    for (const Node& n : sheet.mesh.nodes) x.push_back(n.x);
+    return x;
+  }();
+  // The sheet lies in a plane through its rest positions; an in-plane map F of that plane gives every face the
+  // deformation F. Its two in-plane axes: the directions of two rest edges.
+  const Vec3 origin = rest[0];
+  Vec3 e1 = Vec3::Zero(), e2 = Vec3::Zero();
+  for (const Vec3& x : rest) {
+    const Vec3 d = x - origin;
+    if (e1.isZero() && d.norm() > 1e-9) e1 = d.normalized();
+  }
+  for (const Vec3& x : rest) {
+    const Vec3 d = (x - origin) - (x - origin).dot(e1) * e1;
+    if (e2.isZero() && d.norm() > 1e-6) e2 = d.normalized();
+  }
+  auto deform = [&](const Mat2& F) {
+    for (size_t i = 0; i < rest.size(); ++i) {
+      const Vec2 p((rest[i] - origin).dot(e1), (rest[i] - origin).dot(e2));
+      const Vec2 q = F * p;
+      sheet.mesh.nodes[i].x = origin + q.x() * e1 + q.y() * e2;
+    }
+  };
+  Mat2 stretch;
+  stretch << 1.2, 0, 0, 1;
+  deform(stretch);
+  CHECK(faceStretch(sheet.mesh, sheet.state).p99 == Approx(1.2));
+  CHECK(faceStretch(sheet.mesh, sheet.state).max == Approx(1.2));
+  // A shear by 0.4: every face's larger principal stretch is 1.2198, the largest singular value of [1 0.4; 0 1];
+  // no edge direction reaches it.
+  Mat2 shear;
+  shear << 1, 0.4, 0, 1;
+  deform(shear);
+  const double sigma = Eigen::JacobiSVD<Mat2>(shear).singularValues()[0];
+  const StretchSummary faces = faceStretch(sheet.mesh, sheet.state), edges = edgeStretch(sheet.mesh, sheet.state);
+  CHECK(faces.max == Approx(sigma));
+  CHECK(faces.p99 == Approx(sigma));
+  CHECK(edges.max < faces.max - 1e-3);
+  // At rest: 1.
+  deform(Mat2::Identity());
+  CHECK(faceStretch(sheet.mesh, sheet.state).max == Approx(1.0));
+}

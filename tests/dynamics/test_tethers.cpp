@@ -133,7 +133,7 @@ TEST_CASE("tethers let four limiter passes hold a soft sheet hanging from two co
     }
     return edgeStretch(sheet.mesh, sheet.state);
   };
-  const EdgeStretch without = hang(false), with = hang(true);
+  const StretchSummary without = hang(false), with = hang(true);
   INFO("without tethers p99 " << without.p99 << " max " << without.max << "; with " << with.p99 << " " << with.max);
   CHECK(without.p99 > 1.25);
   CHECK(without.p99 - with.p99 > 0.15);
