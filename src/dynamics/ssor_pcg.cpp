@@ -142,9 +142,6 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
                                const std::vector<Vec3>& guess, const PcgSettings& settings, PcgWorkspace& work,
                                SolveReport* report) {
   const int n = int(sys.rhs.size());
-  const double omega = settings.ssorOmega > 0 ? settings.ssorOmega
-                                               : ssorOmegaFor(int(std::count(sys.fixed.begin(), sys.fixed.end(), 0)));
-  const double kappa = (2 - omega) / omega;  // K = kappa D
   std::vector<Vec3>&r = work.r, &z = work.z, &p = work.p, &s = work.q, &t = work.t, &y = work.y;
   std::vector<Vec2>& partial = work.partial;
   // Held nodes' entries stay zero: the sweeps skip them, and nothing reads them as free values.
@@ -153,6 +150,9 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
   t.assign(n, Vec3::Zero());
   y.assign(n, Vec3::Zero());
   if (!sameCouplings(sys, state, work)) splitCouplings(sys, state, mesh, work);
+  // The sweep order holds every free node once.
+  const double omega = settings.ssorOmega > 0 ? settings.ssorOmega : ssorOmegaFor(int(work.order.size()));
+  const double kappa = (2 - omega) / omega;  // K = kappa D
   gatherBlocks(sys, work.lower);
   gatherBlocks(sys, work.upper);
   std::vector<Vec3> dv(n);
