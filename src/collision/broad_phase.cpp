@@ -5,11 +5,10 @@
 namespace adacloth {
 namespace {
 
-void nodeBox(const CollisionState& s, double grow, size_t i, Aabb& box) {
+void nodeBox(const CollisionState& s, size_t i, Aabb& box) {
   box = Aabb();
   box.add(s.x0[i]);
   box.add(s.x1[i]);
-  box.inflate(grow);
 }
 
 // Edge and face boxes from the node boxes, for the edges and faces whose flag is set (all when `only` is null).
@@ -57,16 +56,18 @@ bool anyMovable(const CollisionState& s, const std::array<int, 4>& nodes) {
   return false;
 }
 
-// True when boxes grown by half a reach would overlap if each were grown by `gap` / 2 less (m; 0: overlaps()).
-bool overlapsWithin(const Aabb& a, const Aabb& b, double gap) {
-  return (a.lo.array() <= b.hi.array() - gap).all() && (b.lo.array() <= a.hi.array() - gap).all();
+// True when the boxes, each grown by `grow` (m, half a reach), would overlap if each were grown by `gap` / 2 less
+// (m; 0: Aabb::overlapsGrown()). Rounded as growing the boxes first and then testing rounds.
+bool overlapsWithin(const Aabb& a, const Aabb& b, double grow, double gap) {
+  return (a.lo.array() - grow <= (b.hi.array() + grow) - gap).all() &&
+         (b.lo.array() - grow <= (a.hi.array() + grow) - gap).all();
 }
 
-// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes overlap. With `moved`, only the
-// pairs with a node flagged there. `obstacleGap` (m) narrows the test for an obstacle node against a cloth face and
-// for edge pairs with an obstacle edge (findCandidates' obstacleReach).
-void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, int fa, int fb,
-                  const std::vector<char>* moved, double obstacleGap, std::vector<Candidate>& out) {
+// Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes, grown by `grow` (m), overlap. With
+// `moved`, only the pairs with a node flagged there. `obstacleGap` (m) narrows the test for an obstacle node against
+// a cloth face and for edge pairs with an obstacle edge (findCandidates' obstacleReach).
+void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, double grow, int fa,
+                  int fb, const std::vector<char>* moved, double obstacleGap, std::vector<Candidate>& out) {
   const Tri &A = w.faces[fa], &B = w.faces[fb];
   const unsigned ownA = w.owned[fa], ownB = w.owned[fb];
   // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle.
@@ -77,7 +78,7 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   // face pairs of a broad phase have no close primitives, so the box test comes before the candidate's nodes.
   auto vertexFace = [&](int node, int face, const Tri& faceNodes, bool obstacleNode) {
     if (node == faceNodes[0] || node == faceNodes[1] || node == faceNodes[2]) return;
-    if (!overlapsWithin(boxes.node[node], boxes.face[face], obstacleNode ? obstacleGap : 0.0)) return;
+    if (!overlapsWithin(boxes.node[node], boxes.face[face], grow, obstacleNode ? obstacleGap : 0.0)) return;
     Candidate c{false, node, face};
     const auto nodes = candidateNodes(w, c);
     if (!anyMovable(s, nodes)) return;
@@ -101,7 +102,7 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
       const auto &nodesA = w.edges[ea], &nodesB = w.edges[eb];
       if (nodesA[0] == nodesB[0] || nodesA[0] == nodesB[1] || nodesA[1] == nodesB[0] || nodesA[1] == nodesB[1])
         continue;
-      if (!overlapsWithin(boxes.edge[ea], boxes.edge[eb], edgeGap)) continue;
+      if (!overlapsWithin(boxes.edge[ea], boxes.edge[eb], grow, edgeGap)) continue;
       Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
       const auto nodes = candidateNodes(w, c);
       if (!anyMovable(s, nodes)) continue;
@@ -111,11 +112,12 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   }
 }
 
-// Pairs of faces with overlapping boxes: within each cloth (self collision), between cloths, and between each cloth
-// and each obstacle; with `markedOnly`, only pairs with a face marked in its tree. Serial, in a fixed order.
+// Pairs of faces whose boxes, grown by `grow` (m), overlap: within each cloth (self collision), between cloths, and
+// between each cloth and each obstacle; with `markedOnly`, only pairs with a face marked in its tree. Serial, in a
+// fixed order.
 template <class Visit>
 void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const FaceTrees& trees, bool markedOnly,
-                      Visit&& visit) {
+                      double grow, Visit&& visit) {
   for (size_t a = 0; a < w.bodies.size(); ++a) {
     const CollisionMesh::Body& A = w.bodies[a];
     if (A.cloth < 0) continue;
@@ -124,12 +126,12 @@ void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const Fa
     };
     const Bvh& tree = trees.trees[a];
     if (p.selfCollision) {
-      if (markedOnly) tree.markedSelfOverlaps(between(A)); else tree.selfOverlaps(between(A));
+      if (markedOnly) tree.markedSelfOverlaps(between(A), grow); else tree.selfOverlaps(between(A), grow);
     }
     for (size_t b = a + 1; b < w.bodies.size(); ++b) {
       if (!p.selfCollision && w.bodies[b].cloth >= 0) continue;
-      if (markedOnly) tree.markedOverlaps(trees.trees[b], between(w.bodies[b]));
-      else tree.overlaps(trees.trees[b], between(w.bodies[b]));
+      if (markedOnly) tree.markedOverlaps(trees.trees[b], between(w.bodies[b]), grow);
+      else tree.overlaps(trees.trees[b], between(w.bodies[b]), grow);
     }
   }
 }
@@ -142,10 +144,10 @@ void markStale(FaceTrees& trees, const std::vector<char>& changed) {
     if (changed[b]) trees.stale[b] = 1;
 }
 
-void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, double grow, PrimitiveBoxes& b) {
+void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, PrimitiveBoxes& b) {
   b.node.resize(w.nodeCount());
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, grow, size_t(i), b.node[i]);
+  for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, size_t(i), b.node[i]);
   b.edge.resize(w.edges.size());
   b.face.resize(w.faces.size());
   compositeBoxes(w, b, nullptr, nullptr);
@@ -170,7 +172,7 @@ void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceT
 
 std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
                                       FaceTrees& trees, double reach, PrimitiveBoxes& boxes, double obstacleReach) {
-  primitiveBoxes(w, s, 0.5 * reach, boxes);
+  primitiveBoxes(w, s, boxes);
   updateTrees(w, boxes.face, trees, nullptr);
   // Boxes at `reach` overlap within the smaller reach when they overlap after each lost half the difference. A
   // micrometre less than that, so that rounding errs towards a pair: a caller that tests the pair again at
@@ -178,14 +180,16 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
   constexpr double kRoundingAllowance = 1e-6;  // m
   const double gap = obstacleReach < 0 ? 0.0 : std::max(0.0, reach - obstacleReach - kRoundingAllowance);
   std::vector<Candidate> out;
-  overlappingFaces(w, p, trees, false, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, nullptr, gap, out); });
+  const double grow = 0.5 * reach;
+  overlappingFaces(w, p, trees, false, grow,
+                   [&](int fa, int fb) { pairsOfFaces(w, s, boxes, grow, fa, fb, nullptr, gap, out); });
   return out;
 }
 
-void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, double grow, const std::vector<char>& moved,
+void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std::vector<char>& moved,
                       PrimitiveBoxes& boxes, FaceTrees& trees) {
   for (size_t i = 0; i < moved.size(); ++i)
-    if (moved[i]) nodeBox(s, grow, i, boxes.node[i]);
+    if (moved[i]) nodeBox(s, i, boxes.node[i]);
   std::vector<char> edgeDirty(w.edges.size(), 0);
   for (size_t e = 0; e < w.edges.size(); ++e) edgeDirty[e] = moved[w.edges[e][0]] || moved[w.edges[e][1]];
   const std::vector<char> faceDirty = facesTouching(w, moved);
@@ -200,15 +204,13 @@ void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, double gr
   markFaces(w, faceDirty, trees);
 }
 
-void markMovedFaces(const CollisionMesh& w, const std::vector<char>& moved, FaceTrees& trees) {
-  markFaces(w, facesTouching(w, moved), trees);
-}
-
 std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
-                                       const FaceTrees& trees, const PrimitiveBoxes& boxes,
+                                       const FaceTrees& trees, const PrimitiveBoxes& boxes, double reach,
                                        const std::vector<char>& moved) {
+  const double grow = 0.5 * reach;
   std::vector<Candidate> out;
-  overlappingFaces(w, p, trees, true, [&](int fa, int fb) { pairsOfFaces(w, s, boxes, fa, fb, &moved, 0.0, out); });
+  overlappingFaces(w, p, trees, true, grow,
+                   [&](int fa, int fb) { pairsOfFaces(w, s, boxes, grow, fa, fb, &moved, 0.0, out); });
   return out;
 }
 

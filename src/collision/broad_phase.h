@@ -2,7 +2,10 @@
 // The broad phase of the collision phase: swept boxes of every node, edge and face of the collision mesh over a
 // step, a face tree per body (cloth or mesh obstacle), and the vertex-face and edge-edge pairs whose boxes overlap.
 //
-// Boxes are grown by half the reach, so the boxes of primitives closer than the reach overlap. A pair is emitted only
+// Boxes are kept as swept, not grown: a test at a reach grows both boxes by half of it (Aabb::overlapsGrown), so the
+// proximity pass at the thickness and the CCD passes at their tolerance share one set of boxes and trees, and a pass
+// that moved a few nodes recomputes only their boxes (the obstacles' boxes, most of a character shot's, once per
+// step). Rounded as grown boxes would be, so the pairs are the same bit for bit. A pair is emitted only
 // from the face pair of its two primitives' owners (CollisionMesh::nodeOwner, edgeOwner), so it comes out exactly
 // once, without sorting out the duplicates that every shared node and edge would otherwise create. An owner's box
 // contains its primitive's box, so a pair is a candidate exactly when its two primitives' boxes overlap.
@@ -18,7 +21,7 @@
 
 namespace adacloth {
 
-// Swept boxes of a step at one reach (buffers reused from step to step, as allocating them costs page faults).
+// Swept boxes of a step, not grown (buffers reused from step to step, as allocating them costs page faults).
 struct PrimitiveBoxes {
   std::vector<Aabb> node, edge, face;
 };
@@ -33,21 +36,22 @@ struct FaceTrees {
 // Marks stale the trees of the bodies flagged in `changed` (one flag per body of the new collision mesh).
 void markStale(FaceTrees& trees, const std::vector<char>& changed);
 
-// Fills `b` with the swept boxes of every node, edge and face, grown by `grow` (m).
-void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, double grow, PrimitiveBoxes& b);
+// Fills `b` with the swept boxes of every node, edge and face.
+void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, PrimitiveBoxes& b);
 
 // Face trees of every body from the face boxes: rebuilt when stale (or sized for other faces), else refitted (an
 // OBJ sequence or a moving cloth keeps its faces). `bodies` selects which to update (null: all).
 void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceTrees& trees,
                  const std::vector<char>* bodies);
 
-// The test the broad phase applies to a pair's own boxes.
-inline bool boxesOverlap(const PrimitiveBoxes& b, const Candidate& c) {
-  return c.edgeEdge ? b.edge[c.a].overlaps(b.edge[c.b]) : b.node[c.a].overlaps(b.face[c.b]);
+// The test the broad phase applies to a pair's own boxes at `reach` (m).
+inline bool boxesOverlap(const PrimitiveBoxes& b, const Candidate& c, double reach) {
+  const double grow = 0.5 * reach;
+  return c.edgeEdge ? b.edge[c.a].overlapsGrown(b.edge[c.b], grow) : b.node[c.a].overlapsGrown(b.face[c.b], grow);
 }
 
-// Pairs whose swept boxes come within `reach` (m) of each other, each once, in traversal order. `boxes` is scratch,
-// left holding the boxes used, and the trees hold them too.
+// Pairs whose swept boxes come within `reach` (m) of each other, each once, in traversal order. `boxes` and the trees
+// are recomputed for the state `s` and left holding its boxes.
 //
 // With `obstacleReach` (m, at most `reach`), the pairs of an obstacle's node with a cloth face and of an obstacle's
 // edge with a cloth edge come out only when their boxes come within about that reach (a little more: the test is
@@ -63,13 +67,12 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
 //
 // Recomputes the boxes of the moved nodes and of the edges and faces touching them; refits the trees of the bodies
 // holding such faces and marks in every tree the faces that changed (the others are unmarked).
-void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, double grow, const std::vector<char>& moved,
+void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std::vector<char>& moved,
                       PrimitiveBoxes& boxes, FaceTrees& trees);
-// Marks in every tree the faces touching a moved node (boxes and trees already current).
-void markMovedFaces(const CollisionMesh& w, const std::vector<char>& moved, FaceTrees& trees);
-// The pairs with a moved node whose boxes overlap, in traversal order (only the marked subtrees are visited).
+// The pairs with a moved node whose boxes come within `reach` (m), in traversal order (only the marked subtrees are
+// visited).
 std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
-                                       const FaceTrees& trees, const PrimitiveBoxes& boxes,
+                                       const FaceTrees& trees, const PrimitiveBoxes& boxes, double reach,
                                        const std::vector<char>& moved);
 
 }  // namespace adacloth

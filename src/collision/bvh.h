@@ -17,6 +17,11 @@ struct Aabb {
   void add(const Aabb& b) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
   void inflate(double r) { lo.array() -= r; hi.array() += r; }
   bool overlaps(const Aabb& b) const { return (lo.array() <= b.hi.array()).all() && (b.lo.array() <= hi.array()).all(); }
+  // overlaps() of the two boxes each grown by `grow` (m), rounded as inflate() rounds: the same answer bit for bit.
+  // Boxes kept ungrown serve tests at several reaches (the collision phase's thickness and CCD tolerance).
+  bool overlapsGrown(const Aabb& b, double grow) const {
+    return (lo.array() - grow <= b.hi.array() + grow).all() && (b.lo.array() - grow <= hi.array() + grow).all();
+  }
   // Squared distance (m^2) from p to the box; 0 inside.
   double squaredDistance(const Vec3& p) const { return (lo - p).cwiseMax(p - hi).cwiseMax(0.0).squaredNorm(); }
 };
@@ -31,14 +36,15 @@ class Bvh {
 
   // Every pair (i, j), i != j, of primitives of this tree whose boxes overlap, each pair once. `visit(i, j)` is any
   // callable (a template, not std::function: it runs once per overlapping leaf pair, millions of times a step).
+  // With `grow` (m), boxes count as grown by it (Aabb::overlapsGrown): a tree serves several reaches.
   template <class Visit>
-  void selfOverlaps(Visit&& visit) const {
-    if (!nodes_.empty()) selfRecurse(0, false, visit);
+  void selfOverlaps(Visit&& visit, double grow = 0) const {
+    if (!nodes_.empty()) selfRecurse(0, false, grow, visit);
   }
   // Every pair (i in this, j in other) whose boxes overlap.
   template <class Visit>
-  void overlaps(const Bvh& other, Visit&& visit) const {
-    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, false, visit);
+  void overlaps(const Bvh& other, Visit&& visit, double grow = 0) const {
+    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, false, grow, visit);
   }
 
   // Marks: a flag per primitive (1 = changed), or-ed up the tree, so that traversals can skip subtrees where
@@ -47,12 +53,12 @@ class Bvh {
   void clearMarks() { marked_.assign(nodes_.size(), 0); }
   // As selfOverlaps / overlaps, but only the pairs with at least one marked primitive (marks of both trees).
   template <class Visit>
-  void markedSelfOverlaps(Visit&& visit) const {
-    if (!nodes_.empty()) selfRecurse(0, true, visit);
+  void markedSelfOverlaps(Visit&& visit, double grow = 0) const {
+    if (!nodes_.empty()) selfRecurse(0, true, grow, visit);
   }
   template <class Visit>
-  void markedOverlaps(const Bvh& other, Visit&& visit) const {
-    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, true, visit);
+  void markedOverlaps(const Bvh& other, Visit&& visit, double grow = 0) const {
+    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, true, grow, visit);
   }
 
   // Every primitive whose box overlaps `box`, in tree order.
@@ -89,28 +95,28 @@ class Bvh {
     queryRecurse(node.right, box, visit);
   }
   template <class Visit>
-  void selfRecurse(int n, bool markedOnly, Visit& visit) const {
+  void selfRecurse(int n, bool markedOnly, double grow, Visit& visit) const {
     const Node& node = nodes_[n];
     if (node.left < 0 || (markedOnly && !isMarked(n))) return;
-    selfRecurse(node.left, markedOnly, visit);
-    selfRecurse(node.right, markedOnly, visit);
-    pairRecurse(*this, node.left, node.right, markedOnly, visit);
+    selfRecurse(node.left, markedOnly, grow, visit);
+    selfRecurse(node.right, markedOnly, grow, visit);
+    pairRecurse(*this, node.left, node.right, markedOnly, grow, visit);
   }
   template <class Visit>
-  void pairRecurse(const Bvh& b, int na, int nb, bool markedOnly, Visit& visit) const {
+  void pairRecurse(const Bvh& b, int na, int nb, bool markedOnly, double grow, Visit& visit) const {
     const Node& x = nodes_[na];
     const Node& y = b.nodes_[nb];
     if (markedOnly && !isMarked(na) && !b.isMarked(nb)) return;
-    if (!x.box.overlaps(y.box)) return;
+    if (!x.box.overlapsGrown(y.box, grow)) return;
     const bool xLeaf = x.left < 0, yLeaf = y.left < 0;
     if (xLeaf && yLeaf) {
       visit(x.primitive, y.primitive);
     } else if (yLeaf || (!xLeaf && (x.box.hi - x.box.lo).sum() >= (y.box.hi - y.box.lo).sum())) {
-      pairRecurse(b, x.left, nb, markedOnly, visit);
-      pairRecurse(b, x.right, nb, markedOnly, visit);
+      pairRecurse(b, x.left, nb, markedOnly, grow, visit);
+      pairRecurse(b, x.right, nb, markedOnly, grow, visit);
     } else {
-      pairRecurse(b, na, y.left, markedOnly, visit);
-      pairRecurse(b, na, y.right, markedOnly, visit);
+      pairRecurse(b, na, y.left, markedOnly, grow, visit);
+      pairRecurse(b, na, y.right, markedOnly, grow, visit);
     }
   }
   std::vector<Node> nodes_;  // root at 0, children after their parent

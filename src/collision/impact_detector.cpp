@@ -48,18 +48,16 @@ bool ImpactDetector::movedNodes(const CollisionState& s, std::vector<char>& move
 }
 
 // The seed's pairs without a moved node whose boxes still overlap at the tolerance, merged with the pairs of the
-// moved nodes.
+// moved nodes. The boxes and trees are the seed's: only the moved nodes' boxes are recomputed.
 void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& s) {
-  primitiveBoxes(w, s, 0.5 * tolerance_, boxes_);
-  updateTrees(w, boxes_.face, trees_, nullptr);
   std::vector<char> moved;
   movedNodes(s, moved);
-  markMovedFaces(w, moved, trees_);
-  std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, moved);
+  updateMovedBoxes(w, s, moved, boxes_, trees_);
+  std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, moved);
   std::sort(fresh.begin(), fresh.end());
   std::vector<Candidate> kept;
   for (const Candidate& c : seed_)
-    if (!touchesFlagged(candidateNodes(w, c), moved) && boxesOverlap(boxes_, c)) kept.push_back(c);
+    if (!touchesFlagged(candidateNodes(w, c), moved) && boxesOverlap(boxes_, c, tolerance_)) kept.push_back(c);
   std::sort(kept.begin(), kept.end());
   std::vector<Candidate> cands(fresh.size() + kept.size());
   std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());
@@ -70,8 +68,8 @@ void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& 
 void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s) {
   std::vector<char> moved;
   if (!movedNodes(s, moved)) return;
-  updateMovedBoxes(w, s, 0.5 * tolerance_, moved, boxes_, trees_);
-  std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, moved);
+  updateMovedBoxes(w, s, moved, boxes_, trees_);
+  std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, moved);
   std::sort(fresh.begin(), fresh.end());
   std::vector<Tested> retested = test(w, s, fresh);
   // The pairs without a moved node keep their answer; merged with the new ones in candidate order.

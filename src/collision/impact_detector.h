@@ -22,13 +22,14 @@ struct Hit {
 
 class ImpactDetector {
  public:
-  // `trees` and `boxes` are the broad phase's (kept in the collision cache); `st.ccdTests` counts the pairs tested.
+  // `trees` and `boxes` are the broad phase's (kept in the collision cache; not grown, so the proximity pass's serve
+  // here too); `st.ccdTests` counts the pairs tested.
   ImpactDetector(const CollisionParams& p, FaceTrees& trees, PrimitiveBoxes& boxes, CollisionStepStats& st)
       : params_(p), trees_(trees), stats_(st), tolerance_(ccdTolerance(p)), boxes_(boxes) {}
 
   // Candidate pairs (any order) found at a larger reach (the proximity pass's) for the end positions `x1` they were
-  // found at: the first call then needs no full traversal (a pair closer than the tolerance is closer than that
-  // reach).
+  // found at, with the boxes and trees this detector holds: the first call then needs no full traversal (a pair
+  // closer than the tolerance is closer than that reach) and recomputes only the boxes of nodes moved since.
   void seed(std::vector<Candidate> cands, std::vector<Vec3> x1) {
     seed_ = std::move(cands);
     seen_ = std::move(x1);
@@ -54,7 +55,7 @@ class ImpactDetector {
   FaceTrees& trees_;
   CollisionStepStats& stats_;
   const double tolerance_;  // contact distance of the CCD queries (m)
-  PrimitiveBoxes& boxes_;   // swept boxes at the tolerance, as of the last call (buffers kept in the cache)
+  PrimitiveBoxes& boxes_;   // swept boxes (not grown) as of the last call or the seed (buffers kept in the cache)
   std::vector<Vec3> seen_;  // end-of-step positions at the last call or the seed (empty before the first)
   std::vector<Candidate> seed_;
   bool seeded_ = false;

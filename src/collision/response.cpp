@@ -17,8 +17,7 @@ namespace adacloth {
 struct CollisionCache::Impl {
   CollisionMesh mesh;
   FaceTrees trees;
-  PrimitiveBoxes nearBoxes;    // at the thickness (proximity pass)
-  PrimitiveBoxes impactBoxes;  // at the CCD tolerance
+  PrimitiveBoxes boxes;  // swept, not grown: the proximity pass's and the CCD passes' (broad_phase.h)
   CollisionState state;
   bool meshBuilt = false;
 };
@@ -162,10 +161,10 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   for (size_t o = 0; o < start.size(); ++o)
     if (start[o].obstacle->isGround()) groundPass(w, s, start[o], end[o], params, &st.contacts);
   limitStrains(cloths, s, st);
-  ImpactDetector detector(params, c.trees, c.impactBoxes, st);
+  ImpactDetector detector(params, c.trees, c.boxes, st);
   {
     std::vector<Candidate> near =
-        findCandidates(w, s, params, c.trees, params.thickness, c.nearBoxes, ccdTolerance(params));
+        findCandidates(w, s, params, c.trees, params.thickness, c.boxes, ccdTolerance(params));
     std::vector<Vec3> found = s.x1;
     proximityPass(w, s, near, params, st);
     // The repulsion pushes move nodes without regard to the cloth's limits: pushed out of a fold or off a body, a

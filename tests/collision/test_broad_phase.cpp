@@ -70,6 +70,6 @@ TEST_CASE("an obstacle's pairs found at a narrower reach are all the pairs that 
                           << obstacleNarrow.size() << " at the narrow reach");
   CHECK(obstacleMixed.size() < obstacleAll / 2);
   // Each narrowed pair's boxes come within the narrow reach, up to the rounding allowance.
-  primitiveBoxes(w, s, 0.5 * (narrow + 2e-6), boxes);
-  for (const Candidate& c : obstacleMixed) CHECK(boxesOverlap(boxes, c));
+  primitiveBoxes(w, s, boxes);
+  for (const Candidate& c : obstacleMixed) CHECK(boxesOverlap(boxes, c, narrow + 2e-6));
 }

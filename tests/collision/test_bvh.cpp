@@ -90,3 +90,41 @@ TEST_CASE("bvh marks follow a refit", "[collision][bvh]") {
   CHECK(found.count({7, 42}) == 1);
   for (const auto& [i, j] : found) CHECK((i == 7 || j == 7));
 }
+
+TEST_CASE("boxes tested grown answer as grown boxes do, bit for bit, in tests and in traversals", "[collision][bvh]") {
+  // Pairs placed at the edge of the reach: the gap between them is the grown amount give or take a few ulps, where a
+  // test that rounded otherwise than growing the boxes first would answer otherwise.
+  const double grow = 0.0025;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> pos(-2.0, 2.0), ulps(-4.0, 4.0);
+  int agreeTrue = 0, agreeFalse = 0;
+  for (int k = 0; k < 20000; ++k) {
+    Aabb a, b;
+    a.add(Vec3(pos(rng), pos(rng), pos(rng)));
+    const double gap = 2 * grow * (1 + ulps(rng) * 1e-16 * (1 + k % 7));
+    b.add(a.hi + Vec3(gap, 0.01 * pos(rng), 0.01 * pos(rng)));
+    Aabb ga = a, gb = b;
+    ga.inflate(grow);
+    gb.inflate(grow);
+    const bool want = ga.overlaps(gb);
+    REQUIRE(a.overlapsGrown(b, grow) == want);
+    REQUIRE(b.overlapsGrown(a, grow) == want);
+    (want ? agreeTrue : agreeFalse)++;
+  }
+  CHECK(agreeTrue > 100);  // both answers occur: the cases sit on the boundary
+  CHECK(agreeFalse > 100);
+
+  // A tree of ungrown boxes traversed at a grow finds the pairs of the grown boxes.
+  std::vector<Aabb> boxes = randomBoxes(300, 12), grown = boxes;
+  for (Aabb& g : grown) g.inflate(0.02);
+  Bvh raw, inflated;
+  raw.build(boxes);
+  inflated.build(grown);
+  Pairs atGrow, want;
+  raw.selfOverlaps([&](int i, int j) { atGrow.insert(std::minmax(i, j)); }, 0.02);
+  inflated.selfOverlaps([&](int i, int j) { want.insert(std::minmax(i, j)); });
+  CHECK(atGrow == want);
+  Pairs plain;
+  raw.selfOverlaps([&](int i, int j) { plain.insert(std::minmax(i, j)); });
+  CHECK(plain.size() < want.size());
+}
