@@ -204,6 +204,10 @@ void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std
   markFaces(w, faceDirty, trees);
 }
 
+void markMovedFaces(const CollisionMesh& w, const std::vector<char>& flags, FaceTrees& trees) {
+  markFaces(w, facesTouching(w, flags), trees);
+}
+
 std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
                                        const FaceTrees& trees, const PrimitiveBoxes& boxes, double reach,
                                        const std::vector<char>& moved) {

@@ -69,6 +69,9 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
 // holding such faces and marks in every tree the faces that changed (the others are unmarked).
 void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std::vector<char>& moved,
                       PrimitiveBoxes& boxes, FaceTrees& trees);
+// Marks in every tree the faces touching a node flagged in `flags` (boxes and trees already current), instead of the
+// ones updateMovedBoxes() marked.
+void markMovedFaces(const CollisionMesh& w, const std::vector<char>& flags, FaceTrees& trees);
 // The pairs with a moved node whose boxes come within `reach` (m), in traversal order (only the marked subtrees are
 // visited).
 std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,

@@ -1,6 +1,7 @@
 #pragma once
 // The CCD queries of one step: every pair that touches while approaching, earliest first. The first call tests every
-// candidate pair (taken from the proximity pass's candidates when seeded, plus the pairs of nodes that pass moved);
+// candidate pair (taken from the proximity pass's candidates when seeded, plus the pairs of nodes that moved far
+// since);
 // later calls (after impulses or impact zones moved a few nodes) re-test only the pairs with a node that moved since
 // the previous call: any other pair has the same swept boxes, so the same candidate status, and the same four
 // positions, so the same CCD answer. New pairs of moved nodes can only come from face pairs with a face touching a
@@ -27,12 +28,15 @@ class ImpactDetector {
   ImpactDetector(const CollisionParams& p, FaceTrees& trees, PrimitiveBoxes& boxes, CollisionStepStats& st)
       : params_(p), trees_(trees), stats_(st), tolerance_(ccdTolerance(p)), boxes_(boxes) {}
 
-  // Candidate pairs (any order) found at a larger reach (the proximity pass's) for the end positions `x1` they were
-  // found at, with the boxes and trees this detector holds: the first call then needs no full traversal (a pair
-  // closer than the tolerance is closer than that reach) and recomputes only the boxes of nodes moved since.
-  void seed(std::vector<Candidate> cands, std::vector<Vec3> x1) {
+  // Candidate pairs (any order) found at `reach` (m; at least that for every kind of pair, and more than the
+  // tolerance) for the end positions `x1`, with the boxes and trees this detector holds (the proximity pass's). The
+  // first call then needs no full traversal: a pair within the tolerance whose nodes moved less than half the
+  // difference of the two reaches since (along every axis) was within `reach` at `x1`, so it is a seed pair; only
+  // the nodes that moved farther have their pairs looked for, and only the moved nodes' boxes are recomputed.
+  void seed(std::vector<Candidate> cands, std::vector<Vec3> x1, double reach) {
     seed_ = std::move(cands);
     seen_ = std::move(x1);
+    seedReach_ = reach;
     seeded_ = true;
   }
 
@@ -58,6 +62,7 @@ class ImpactDetector {
   PrimitiveBoxes& boxes_;   // swept boxes (not grown) as of the last call or the seed (buffers kept in the cache)
   std::vector<Vec3> seen_;  // end-of-step positions at the last call or the seed (empty before the first)
   std::vector<Candidate> seed_;
+  double seedReach_ = 0;  // m
   bool seeded_ = false;
   std::vector<Tested> tested_;  // every candidate pair with its CCD answer, in candidate order
 };

@@ -163,15 +163,18 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
   limitStrains(cloths, s, st);
   ImpactDetector detector(params, c.trees, c.boxes, st);
   {
-    std::vector<Candidate> near =
-        findCandidates(w, s, params, c.trees, params.thickness, c.boxes, ccdTolerance(params));
+    // The pairs of an obstacle's nodes and edges are wanted only by the CCD passes, which the proximity pass's pairs
+    // seed: found within five CCD tolerances (a quarter of the thickness), they hold every pair within the tolerance
+    // of nodes that the moves until the first CCD pass carry less than two tolerances (ImpactDetector::seed).
+    const double seedReach = 5 * ccdTolerance(params);
+    std::vector<Candidate> near = findCandidates(w, s, params, c.trees, params.thickness, c.boxes, seedReach);
     std::vector<Vec3> found = s.x1;
     proximityPass(w, s, near, params, st);
     // The repulsion pushes move nodes without regard to the cloth's limits: pushed out of a fold or off a body, a
     // node stretches its edges, and nothing after the contact passes pulled them back (the self-contact of a soft
     // flag held to 1.05 left edges at 2x). The limiter runs again, before the CCD passes, which check its moves too.
     limitStrains(cloths, s, st);
-    detector.seed(std::move(near), std::move(found));
+    detector.seed(std::move(near), std::move(found), seedReach);
   }
   bool clean = false;
   for (int pass = 0; pass < params.iterations && !clean; ++pass) {

@@ -2,6 +2,10 @@
 // Hand-made cloths and obstacles shared by the tests of the collision phase's parts.
 #include <vector>
 
+#include <cmath>
+
+#include "collision/broad_phase.h"
+#include "collision/impact_detector.h"
 #include "collision/obstacle.h"
 #include "collision/response.h"
 #include "mesh/mesh.h"
@@ -76,6 +80,27 @@ inline ObstacleSpec sphereSpec(double radius, const Vec3& centre, int subdivisio
   s.subdivisions = subdivisions;
   s.transform.translate = centre;
   return s;
+}
+
+// A 0.4 m sheet of 16 x 16 cells bent over the top of a ball of radius 0.1 m at the origin (sphereSpec(0.1, 0)), a
+// millimetre above it at the crest, rippled across by `ripple` (m) with `waveNumber` (rad/m); unit density.
+inline Mesh sheetOverBall(double ripple, double waveNumber) {
+  Mesh sheet = makeFlatGrid(16, 0.4, 0.0, false);
+  for (Node& n : sheet.nodes) {
+    const double u = n.x.x() - 0.2;
+    n.x = Vec3(u, 0.101 - 2.0 * u * u + ripple * std::sin(waveNumber * n.x.z()), n.x.z() + 0.2);
+  }
+  sheet.computeMasses(0.1);
+  return sheet;
+}
+
+// Every collision of the state, from a detector with nothing cached.
+inline std::vector<Hit> collisionsOf(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p) {
+  FaceTrees trees;
+  PrimitiveBoxes boxes;
+  CollisionStepStats st;
+  ImpactDetector detector(p, trees, boxes, st);
+  return detector.detect(w, s);
 }
 
 inline ObstacleSpec groundSpec() {

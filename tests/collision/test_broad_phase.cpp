@@ -29,12 +29,7 @@ std::vector<Candidate> sorted(std::vector<Candidate> c) {
 TEST_CASE("an obstacle's pairs found at a narrower reach are all the pairs that reach finds", "[collision]") {
   // A sheet folded over a ball and moving through it, so that every kind of pair comes within a few millimetres:
   // cloth nodes against the ball's faces, the ball's nodes against the cloth's faces, edges against edges.
-  Mesh sheet = makeFlatGrid(16, 0.4, 0.0, false);
-  for (Node& n : sheet.nodes) {
-    const double u = n.x.x() - 0.2;
-    n.x = Vec3(u, 0.101 - 2.0 * u * u + 0.002 * std::sin(40 * n.x.z()), n.x.z() + 0.2);
-  }
-  sheet.computeMasses(0.1);
+  Mesh sheet = sheetOverBall(0.002, 40);
   const Obstacle ball(sphereSpec(0.1, Vec3::Zero(), 3), "test");
   const std::vector<ObstaclePose> obstacles = {poseAt(ball, 0)};
   const std::vector<ClothStep> cloths = {stepOf(sheet, Vec3(0.05, -0.3, 0.02), 0.01)};

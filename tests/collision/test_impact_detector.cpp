@@ -1,6 +1,5 @@
 // The CCD detector (impact_detector.h): seeded with the proximity pass's pairs and boxes, and re-testing only what
 // moved, it finds what a detector with nothing cached finds.
-#include <algorithm>
 #include <random>
 #include <catch2/catch.hpp>
 
@@ -14,15 +13,6 @@ using namespace adacloth::testing;
 namespace {
 
 const double kDt = 0.01;
-
-// Every collision of the state, from a detector with nothing cached.
-std::vector<Hit> freshHits(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p) {
-  FaceTrees trees;
-  PrimitiveBoxes boxes;
-  CollisionStepStats st;
-  ImpactDetector detector(p, trees, boxes, st);
-  return detector.detect(w, s);
-}
 
 void requireSame(const std::vector<Hit>& got, const std::vector<Hit>& want) {
   REQUIRE(got.size() == want.size());
@@ -42,42 +32,71 @@ void jiggle(CollisionState& s, int clothNodes, int count, double size, unsigned 
   for (int k = 0; k < count; ++k) s.x1[node(rng)] += Vec3(d(rng), d(rng), d(rng));
 }
 
-}  // namespace
-
-TEST_CASE("a seeded detector finds what a fresh one finds, pass after pass", "[collision]") {
-  // A crumpled sheet falling onto a ball: self pairs and obstacle pairs of every kind within the thickness.
-  Mesh sheet = makeFlatGrid(16, 0.4, 0.0, false);
-  for (Node& n : sheet.nodes) {
-    const double u = n.x.x() - 0.2;
-    n.x = Vec3(u, 0.101 - 2.0 * u * u + 0.004 * std::sin(60 * n.x.z()), n.x.z() + 0.2);
-  }
-  sheet.computeMasses(0.1);
-  const Obstacle ball(sphereSpec(0.1, Vec3::Zero(), 3), "test");
-  const std::vector<ObstaclePose> obstacles = {poseAt(ball, 0)};
-  const std::vector<ClothStep> cloths = {stepOf(sheet, Vec3(0.02, -0.4, 0.01), kDt)};
-  const CollisionMesh w = buildCollisionMesh(cloths, obstacles);
-  CollisionState s;
-  loadState(s, cloths, obstacles, obstacles, kDt);
+CollisionParams thickParams() {
   CollisionParams p;
-  p.thickness = 0.01;
-  const int clothNodes = int(sheet.nodes.size());
+  p.thickness = 0.01;  // m: CCD tolerance 0.5 mm
+  return p;
+}
 
+// A sheet over a ball (sheetOverBall) moving at `velocity` during the step, as the collision phase sees it, with the
+// proximity pass's pairs seeding a detector.
+struct SeededSheet {
+  Mesh sheet;
+  Obstacle ball{sphereSpec(0.1, Vec3::Zero(), 3), "test"};
+  CollisionMesh w;
+  CollisionState s;
+  const CollisionParams p = thickParams();  // before the detector, which reads its tolerance
   FaceTrees trees;
   PrimitiveBoxes boxes;
   CollisionStepStats st;
-  ImpactDetector detector(p, trees, boxes, st);
-  detector.seed(findCandidates(w, s, p, trees, p.thickness, boxes, ccdTolerance(p)), s.x1);
-  // Moves as the proximity pass and the limiter make them (small, many), then as separations make them (few, some
-  // far); each detection is compared with a fresh one.
-  jiggle(s, clothNodes, clothNodes / 2, 0.3 * p.thickness, 1);
-  jiggle(s, clothNodes, 5, 0.05, 2);
-  const std::vector<Hit> first = detector.detect(w, s);
+  ImpactDetector detector{p, trees, boxes, st};
+  SeededSheet(double ripple, const Vec3& velocity) : sheet(sheetOverBall(ripple, 60)) {
+    const std::vector<ObstaclePose> obstacles = {poseAt(ball, 0)};
+    const std::vector<ClothStep> cloths = {stepOf(sheet, velocity, kDt)};
+    w = buildCollisionMesh(cloths, obstacles);
+    loadState(s, cloths, obstacles, obstacles, kDt);
+    const double seedReach = 5 * ccdTolerance(p);  // as the collision phase seeds it
+    detector.seed(findCandidates(w, s, p, trees, p.thickness, boxes, seedReach), s.x1, seedReach);
+  }
+  int clothNodes() const { return int(sheet.nodes.size()); }
+};
+
+}  // namespace
+
+TEST_CASE("a seeded detector finds what a fresh one finds, pass after pass", "[collision]") {
+  // A crumpled sheet falling into a ball: self pairs and obstacle pairs of every kind within the thickness.
+  SeededSheet scene(0.004, Vec3(0.02, -0.4, 0.01));
+  CollisionState& s = scene.s;
+  // Moves as the proximity pass and the limiter make them: many nodes by less than the seed covers (a millimetre
+  // here), a few farther; then as separations make them. Each detection is compared with a fresh one.
+  jiggle(s, scene.clothNodes(), scene.clothNodes() / 2, 0.9e-3, 1);
+  jiggle(s, scene.clothNodes(), 5, 0.05, 2);
+  const std::vector<Hit> first = scene.detector.detect(scene.w, s);
   REQUIRE(first.size() > 5);
-  requireSame(first, freshHits(w, s, p));
+  requireSame(first, collisionsOf(scene.w, s, scene.p));
   for (unsigned pass = 0; pass < 3; ++pass) {
-    jiggle(s, clothNodes, 20, 0.01, 10 + pass);
-    requireSame(detector.detect(w, s), freshHits(w, s, p));
+    jiggle(s, scene.clothNodes(), 20, 0.01, 10 + pass);
+    requireSame(scene.detector.detect(scene.w, s), collisionsOf(scene.w, s, scene.p));
   }
   // Nothing moved: the same answer again.
-  requireSame(detector.detect(w, s), freshHits(w, s, p));
+  requireSame(scene.detector.detect(scene.w, s), collisionsOf(scene.w, s, scene.p));
+}
+
+TEST_CASE("a seeded detector finds the ball's corners and edges that small moves bring within the tolerance",
+          "[collision]") {
+  // The sheet at rest a millimetre or more above the ball, out of the CCD tolerance (0.5 mm); its middle is then
+  // pushed down 0.8 mm, less than the seed covers, onto the ball's corners and edges.
+  SeededSheet scene(0.0, Vec3::Zero());
+  CollisionState& s = scene.s;
+  for (int i = 0; i < scene.clothNodes(); ++i)
+    if (std::abs(s.x1[i].x()) < 0.04) s.x1[i].y() -= 0.8e-3;
+  const std::vector<Hit> hits = scene.detector.detect(scene.w, s);
+  int obstacleFeatures = 0;  // the ball's corners against sheet faces, its edges against sheet edges
+  for (const Hit& h : hits) {
+    const std::array<int, 4> nodes = candidateNodes(scene.w, h.candidate);
+    obstacleFeatures += scene.w.nodeCloth[nodes[h.candidate.edgeEdge ? 2 : 0]] < 0;
+  }
+  INFO(hits.size() << " hits");
+  CHECK(obstacleFeatures > 0);
+  requireSame(hits, collisionsOf(scene.w, s, scene.p));
 }

@@ -69,15 +69,6 @@ struct StackedTriangles {
   }
 };
 
-// Every collision of the state, from a detector with nothing cached.
-std::vector<Hit> collisionsOf(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p) {
-  FaceTrees trees;
-  PrimitiveBoxes boxes;
-  CollisionStepStats st;
-  ImpactDetector detector(p, trees, boxes, st);
-  return detector.detect(w, s);
-}
-
 // Runs the zone passes from the state's collisions, as the collision phase does after its CCD passes.
 struct ZoneRun {
   FaceTrees trees;
