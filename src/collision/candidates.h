@@ -19,6 +19,11 @@ struct Candidate {
   bool operator<(const Candidate& o) const { return std::tie(edgeEdge, a, b) < std::tie(o.edgeEdge, o.a, o.b); }
 };
 
+// Sorts pairs into Candidate order (operator<), as std::sort would (pairs are distinct, so the order is unique), by a
+// radix sort of their keys: the first CCD pass sorts the ten to twenty thousand pairs of a garment's seed every step,
+// and comparison sorting them was 2 % of crowd's frame.
+void sortCandidates(std::vector<Candidate>& pairs);
+
 // The pair's four nodes in MovingPoints order: vertex-face {p, a, b, c}, edge-edge {p0, p1, q0, q1}.
 inline std::array<int, 4> candidateNodes(const CollisionMesh& w, const Candidate& c) {
   if (c.edgeEdge) return {w.edges[c.a][0], w.edges[c.a][1], w.edges[c.b][0], w.edges[c.b][1]};

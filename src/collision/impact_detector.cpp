@@ -31,7 +31,7 @@ std::vector<ImpactDetector::Tested> ImpactDetector::test(const CollisionMesh& w,
 
 void ImpactDetector::testAll(const CollisionMesh& w, const CollisionState& s) {
   std::vector<Candidate> cands = findCandidates(w, s, params_, trees_, tolerance_, boxes_);
-  std::sort(cands.begin(), cands.end());
+  sortCandidates(cands);
   tested_ = test(w, s, cands);
 }
 
@@ -63,11 +63,11 @@ void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& 
     far[i] = moved[i] && (s.x1[i] - seen_[i]).cwiseAbs().maxCoeff() > within;
   markMovedFaces(w, far, trees_);
   std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, far);
-  std::sort(fresh.begin(), fresh.end());
+  sortCandidates(fresh);
   std::vector<Candidate> kept;
   for (const Candidate& c : seed_)
     if (!touchesFlagged(candidateNodes(w, c), far) && boxesOverlap(boxes_, c, tolerance_)) kept.push_back(c);
-  std::sort(kept.begin(), kept.end());
+  sortCandidates(kept);
   std::vector<Candidate> cands(fresh.size() + kept.size());
   std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());
   seed_.clear();
@@ -79,7 +79,7 @@ void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s
   if (!movedNodes(s, moved)) return;
   updateMovedBoxes(w, s, moved, boxes_, trees_);
   std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, moved);
-  std::sort(fresh.begin(), fresh.end());
+  sortCandidates(fresh);
   std::vector<Tested> retested = test(w, s, fresh);
   // The pairs without a moved node keep their answer; merged with the new ones in candidate order.
   std::vector<Tested> merged;
