@@ -161,11 +161,13 @@ void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceT
     if (bodies && !(*bodies)[b]) continue;
     const CollisionMesh::Body& body = w.bodies[b];
     const std::vector<Aabb> boxes(faceBox.begin() + body.firstFace, faceBox.begin() + body.firstFace + body.faceCount);
-    if (trees.stale[b] || trees.trees[b].primitiveCount() != boxes.size()) {
-      trees.trees[b].build(boxes);
+    // A kept tree is rebuilt once its inner boxes have grown half as large again as at its build: a character's
+    // trees are kept from frame to frame (changedBodies()) while its limbs swing.
+    constexpr double kLooseTree = 1.5;
+    Bvh& tree = trees.trees[b];
+    if (trees.stale[b] || tree.primitiveCount() != boxes.size() || tree.refit(boxes) > kLooseTree) {
+      tree.build(boxes);
       trees.stale[b] = 0;
-    } else {
-      trees.trees[b].refit(boxes);
     }
   }
 }

@@ -3,6 +3,14 @@
 #include <algorithm>
 
 namespace adacloth {
+namespace {
+
+double halfArea(const Aabb& box) {
+  const Vec3 d = box.hi - box.lo;
+  return d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
+}
+
+}  // namespace
 
 void Bvh::build(const std::vector<Aabb>& boxes) {
   nodes_.clear();
@@ -17,6 +25,14 @@ void Bvh::build(const std::vector<Aabb>& boxes) {
     centres_[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
   }
   buildRange(ids_, centres_, boxes, 0, int(ids_.size()));
+  builtArea_ = innerArea();
+}
+
+double Bvh::innerArea() const {
+  double area = 0;
+  for (const Node& n : nodes_)
+    if (n.left >= 0) area += halfArea(n.box);
+  return area;
 }
 
 int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes,
@@ -53,8 +69,9 @@ int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, con
   return index;
 }
 
-void Bvh::refit(const std::vector<Aabb>& boxes) {
+double Bvh::refit(const std::vector<Aabb>& boxes) {
   // Children come after their parent, so a reverse sweep sees children first.
+  double area = 0;
   for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
     Node& n = nodes_[i];
     if (n.left < 0) {
@@ -62,8 +79,10 @@ void Bvh::refit(const std::vector<Aabb>& boxes) {
     } else {
       n.box = nodes_[n.left].box;
       n.box.add(nodes_[n.right].box);
+      area += halfArea(n.box);
     }
   }
+  return builtArea_ > 0 ? area / builtArea_ : 1.0;
 }
 
 void Bvh::mark(const std::vector<char>& flags) {

@@ -29,8 +29,10 @@ struct Aabb {
 class Bvh {
  public:
   void build(const std::vector<Aabb>& boxes);
-  // Same primitives, new boxes (boxes.size() must equal the size built with).
-  void refit(const std::vector<Aabb>& boxes);
+  // Same primitives, new boxes (boxes.size() must equal the size built with). Returns the inner nodes' total box
+  // area over that total at the build: 1 after a rigid motion, more as deformations make the build's grouping of
+  // primitives loose, so that traversals visit more nodes; a caller rebuilds when it has grown too much.
+  double refit(const std::vector<Aabb>& boxes);
   size_t primitiveCount() const { return primitives_; }
   bool empty() const { return nodes_.empty(); }
 
@@ -82,6 +84,7 @@ class Bvh {
   };
   int buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes, int begin,
                  int end);
+  double innerArea() const;  // m^2: the summed half surface areas of the inner nodes' boxes
   bool isMarked(int n) const { return size_t(n) < marked_.size() && marked_[n]; }
   template <class Visit>
   void queryRecurse(int n, const Aabb& box, Visit& visit) const {
@@ -125,6 +128,7 @@ class Bvh {
   std::vector<Vec3> centres_;
   std::vector<std::pair<double, int>> keys_;  // build scratch: one range's split coordinates and ids
   size_t primitives_ = 0;
+  double builtArea_ = 0;  // innerArea() at the build
 };
 
 template <class Visit>

@@ -171,9 +171,12 @@ std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh
   std::vector<char> changed(after.bodies.size(), 1);
   for (size_t b = 0; b < after.bodies.size() && b < before.bodies.size(); ++b) {
     const CollisionMesh::Body &x = before.bodies[b], &y = after.bodies[b];
-    const auto first = after.faces.begin() + y.firstFace;
-    changed[b] = x.faceCount != y.faceCount ||
-                 !std::equal(first, first + y.faceCount, before.faces.begin() + x.firstFace);
+    if (x.faceCount != y.faceCount) continue;
+    int diff = 0;  // or-ed over the body, as in matchesTopology
+    for (int f = 0; f < y.faceCount; ++f)
+      for (int k = 0; k < 3; ++k)
+        diff |= (after.faces[y.firstFace + f][k] - y.firstNode) ^ (before.faces[x.firstFace + f][k] - x.firstNode);
+    changed[b] = diff != 0;
   }
   return changed;
 }

@@ -49,8 +49,10 @@ CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std
 bool matchesTopology(const CollisionMesh& mesh, const std::vector<ClothStep>& cloths,
                      const std::vector<ObstaclePose>& obstacles);
 
-// Per body of `after`: 1 when its faces (global indices) differ from those of the same body of `before`, or it is
-// new. A body whose faces kept their global indices can keep its face tree (refitted); the others need a new one.
+// Per body of `after`: 1 when its faces, numbered from the body's first node, differ from those of the same body of
+// `before`, or it is new. A body that kept them can keep its face tree (refitted; the trees hold the body's own face
+// numbers), even when a remesh of an earlier body moved its global numbers: a character's trees are not rebuilt
+// every frame because its garment was remeshed.
 std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh& after);
 
 // The nodes of a collision mesh during one step of length dt (s): positions at its start and end, velocities (in and

@@ -128,3 +128,18 @@ TEST_CASE("boxes tested grown answer as grown boxes do, bit for bit, in tests an
   raw.selfOverlaps([&](int i, int j) { plain.insert(std::minmax(i, j)); });
   CHECK(plain.size() < want.size());
 }
+
+TEST_CASE("a refit reports how loose the tree has grown", "[collision][bvh]") {
+  std::vector<Aabb> boxes = randomBoxes(200, 13);
+  Bvh tree;
+  tree.build(boxes);
+  // Moved rigidly: as tight as built.
+  for (Aabb& b : boxes) b.lo += Vec3(0.3, -0.2, 0.1), b.hi += Vec3(0.3, -0.2, 0.1);
+  CHECK(tree.refit(boxes) == Approx(1.0).epsilon(1e-9));
+  // Shuffled: the build's groups are spread over the whole cube.
+  std::mt19937 rng(14);
+  std::shuffle(boxes.begin(), boxes.end(), rng);
+  CHECK(tree.refit(boxes) > 3.0);
+  tree.build(boxes);
+  CHECK(tree.refit(boxes) == Approx(1.0));
+}
