@@ -48,6 +48,14 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
       for (int k = 0; k < 3; ++k)
         if (firstCornerOfNode(t, k)) m.vertexFaces[fill[t[k]]++] = int(f);
     }
+    m.edgeFaceStart.assign(m.edges.size() + 1, 0);
+    for (const auto& fe : m.faceEdge)
+      for (int e : fe) ++m.edgeFaceStart[e + 1];
+    for (size_t e = 0; e < m.edges.size(); ++e) m.edgeFaceStart[e + 1] += m.edgeFaceStart[e];
+    m.edgeFaces.resize(m.edgeFaceStart.back());
+    fill.assign(m.edgeFaceStart.begin(), m.edgeFaceStart.end() - 1);
+    for (size_t f = 0; f < m.faces.size(); ++f)
+      for (int e : m.faceEdge[f]) m.edgeFaces[fill[e]++] = int(f);
     place(m, pose.x, false);
     meshes_.push_back(std::move(m));
   }
@@ -76,20 +84,26 @@ bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses, bool rebuildT
 
 void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
   m.x = x;
-  m.edgeNormal.assign(m.edges.size(), Vec3::Zero());
-  m.faceNormal.resize(m.faces.size());
-  std::vector<Aabb> boxes(m.faces.size());
+  m.faceBox.resize(m.faces.size());
   for (size_t f = 0; f < m.faces.size(); ++f) {
-    const Tri& t = m.faces[f];
-    const Vec3 n = (m.x[t[1]] - m.x[t[0]]).cross(m.x[t[2]] - m.x[t[0]]).normalized();
-    m.faceNormal[f] = n.allFinite() ? n : Vec3::Zero();
-    for (int k = 0; k < 3; ++k) {
-      boxes[f].add(m.x[t[k]]);
-      m.edgeNormal[m.faceEdge[f][k]] += m.faceNormal[f];
-    }
+    Aabb& box = m.faceBox[f];
+    box = Aabb();
+    for (int node : m.faces[f]) box.add(m.x[node]);
   }
-  if (refit) m.tree.refit(boxes);
-  else m.tree.build(boxes);
+  if (refit) m.tree.refit(m.faceBox);
+  else m.tree.build(m.faceBox);
+}
+
+Vec3 ObstacleField::faceNormal(const MeshData& m, int f) {
+  const Tri& t = m.faces[f];
+  const Vec3 n = (m.x[t[1]] - m.x[t[0]]).cross(m.x[t[2]] - m.x[t[0]]).normalized();
+  return n.allFinite() ? n : Vec3::Zero();
+}
+
+Vec3 ObstacleField::edgeNormal(const MeshData& m, int e) {
+  Vec3 normal = Vec3::Zero();
+  for (int i = m.edgeFaceStart[e]; i < m.edgeFaceStart[e + 1]; ++i) normal += faceNormal(m, m.edgeFaces[i]);
+  return normal;
 }
 
 std::vector<ObstacleField::MeshSurface> ObstacleField::meshSurfaces() const {
@@ -104,7 +118,7 @@ Vec3 ObstacleField::vertexNormal(const MeshData& m, int v) {
     const int f = m.vertexFaces[i];
     const Tri& t = m.faces[f];
     for (int k = 0; k < 3; ++k)
-      if (t[k] == v) normal += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * m.faceNormal[f];
+      if (t[k] == v) normal += cornerAngle(m.x[t[k]], m.x[t[(k + 1) % 3]], m.x[t[(k + 2) % 3]]) * faceNormal(m, f);
   }
   return normal;
 }
@@ -136,10 +150,10 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
     const Tri& t = m.faces[bestFace];
     Vec3 pseudo;
     switch (bestHit.feature) {
-      case TriFeature::Face: pseudo = m.faceNormal[bestFace]; break;
-      case TriFeature::Edge0: pseudo = m.edgeNormal[m.faceEdge[bestFace][0]]; break;
-      case TriFeature::Edge1: pseudo = m.edgeNormal[m.faceEdge[bestFace][1]]; break;
-      case TriFeature::Edge2: pseudo = m.edgeNormal[m.faceEdge[bestFace][2]]; break;
+      case TriFeature::Face: pseudo = faceNormal(m, bestFace); break;
+      case TriFeature::Edge0: pseudo = edgeNormal(m, m.faceEdge[bestFace][0]); break;
+      case TriFeature::Edge1: pseudo = edgeNormal(m, m.faceEdge[bestFace][1]); break;
+      case TriFeature::Edge2: pseudo = edgeNormal(m, m.faceEdge[bestFace][2]); break;
       case TriFeature::Vert0: pseudo = vertexNormal(m, t[0]); break;
       case TriFeature::Vert1: pseudo = vertexNormal(m, t[1]); break;
       case TriFeature::Vert2: pseudo = vertexNormal(m, t[2]); break;

@@ -42,19 +42,22 @@ class ObstacleField {
     const Obstacle* obstacle = nullptr;
     std::vector<Vec3> x;
     std::vector<Tri> faces;
-    std::vector<Vec3> faceNormal;
     std::vector<int> vertexFaceStart, vertexFaces;  // faces around each vertex, ascending (CSR)
+    std::vector<int> edgeFaceStart, edgeFaces;      // faces along each edge, ascending, once per side (CSR)
     std::vector<std::array<int, 2>> edges;       // sorted
-    std::vector<Vec3> edgeNormal;                // sum of the adjacent face normals
     std::vector<std::array<int, 3>> faceEdge;    // index in `edges` of each face's edges (t0 t1, t1 t2, t2 t0)
+    std::vector<Aabb> faceBox;                   // scratch of place(), kept to avoid reallocating
     Bvh tree;
   };
-  // Sets m's positions to x and recomputes its face and edge normals and tree (built anew, or refitted with
-  // `refit`).
+  // Sets m's positions to x and recomputes its tree (built anew, or refitted with `refit`).
   static void place(MeshData& m, const std::vector<Vec3>& x, bool refit);
-  // The angle-weighted (unnormalized) pseudo-normal of vertex v, computed when a query's nearest feature is a vertex:
-  // its three atan2 per face were most of moving the field every step (crowd: 6 % of the frame), for a handful of
-  // queries that end on a vertex. Summed in face order, as computing them all at once did, so bit for bit the same.
+  // The pseudo-normals of a query's nearest feature, computed for that feature alone: the field moves every step
+  // and answers a few thousand queries, and computing every face's and edge's normal at each move was most of
+  // moving it (crowd: 2-3 % of the frame). Computed as a computation of all of them would (edges and vertices sum
+  // their faces' normals in face order), so bit for bit the same.
+  static Vec3 faceNormal(const MeshData& m, int f);
+  static Vec3 edgeNormal(const MeshData& m, int e);  // sum of the adjacent face normals
+  // The angle-weighted (unnormalized) pseudo-normal of vertex v.
   static Vec3 vertexNormal(const MeshData& m, int v);
   std::vector<MeshData> meshes_;
   std::vector<std::pair<Vec3, Vec3>> planes_;  // point, unit normal
