@@ -91,20 +91,50 @@ void addObstacle(CollisionMesh& w, const ObstaclePose& a) {
   w.bodies.push_back(body);
 }
 
-// The owners of every node and edge, and each face's ownership bits.
-void computeOwners(CollisionMesh& w) {
-  w.nodeOwner.assign(w.nodeCount(), -1);
-  w.edgeOwner.assign(w.edges.size(), -1);
-  for (int f = int(w.faces.size()) - 1; f >= 0; --f) {
+// Obstacle body `from` of `previous` appended to `w`, renumbered: it has the faces and edges (in its own numbering)
+// that addObstacle() would give it.
+void copyObstacle(CollisionMesh& w, const CollisionMesh& previous, const CollisionMesh::Body& from) {
+  CollisionMesh::Body body = beginBody(w, -1);
+  const int nodeShift = body.firstNode - from.firstNode, edgeShift = body.firstEdge - from.firstEdge;
+  w.nodeCloth.insert(w.nodeCloth.end(), from.nodeCount, -1);
+  for (int e = from.firstEdge; e < from.firstEdge + from.edgeCount; ++e)
+    w.edges.push_back({previous.edges[e][0] + nodeShift, previous.edges[e][1] + nodeShift});
+  for (int f = from.firstFace; f < from.firstFace + from.faceCount; ++f) {
+    const Tri& t = previous.faces[f];
+    const std::array<int, 3>& fe = previous.faceEdges[f];
+    w.faces.push_back({t[0] + nodeShift, t[1] + nodeShift, t[2] + nodeShift});
+    w.faceEdges.push_back({fe[0] + edgeShift, fe[1] + edgeShift, fe[2] + edgeShift});
+  }
+  w.faceChart.insert(w.faceChart.end(), from.faceCount, -1);
+  w.faceMaterial.insert(w.faceMaterial.end(), from.faceCount, {Vec2::Zero(), Vec2::Zero(), Vec2::Zero()});
+  body.nodeCount = from.nodeCount;
+  body.edgeCount = from.edgeCount;
+  body.faceCount = from.faceCount;
+  w.bodies.push_back(body);
+}
+
+// The owners of the nodes and edges of body b, and its faces' ownership bits (bodies share no node or edge, so the
+// lowest face holding one is in its body).
+void computeOwners(CollisionMesh& w, const CollisionMesh::Body& b) {
+  for (int f = b.firstFace + b.faceCount - 1; f >= b.firstFace; --f) {
     for (int n : w.faces[f]) w.nodeOwner[n] = f;
     for (int e : w.faceEdges[f]) w.edgeOwner[e] = f;
   }
-  w.owned.assign(w.faces.size(), 0);
-  for (size_t f = 0; f < w.faces.size(); ++f)
+  for (int f = b.firstFace; f < b.firstFace + b.faceCount; ++f)
     for (int k = 0; k < 3; ++k) {
-      if (w.nodeOwner[w.faces[f][k]] == int(f)) w.owned[f] |= 1u << k;
-      if (w.edgeOwner[w.faceEdges[f][k]] == int(f)) w.owned[f] |= 8u << k;
+      if (w.nodeOwner[w.faces[f][k]] == f) w.owned[f] |= 1u << k;
+      if (w.edgeOwner[w.faceEdges[f][k]] == f) w.owned[f] |= 8u << k;
     }
+}
+
+// As computeOwners(), copied from body `from` of `previous`, which has the same faces in its own numbering.
+void copyOwners(CollisionMesh& w, const CollisionMesh::Body& b, const CollisionMesh& previous,
+                const CollisionMesh::Body& from) {
+  const int faceShift = b.firstFace - from.firstFace;
+  auto shifted = [&](int owner) { return owner < 0 ? -1 : owner + faceShift; };
+  for (int n = 0; n < b.nodeCount; ++n) w.nodeOwner[b.firstNode + n] = shifted(previous.nodeOwner[from.firstNode + n]);
+  for (int e = 0; e < b.edgeCount; ++e) w.edgeOwner[b.firstEdge + e] = shifted(previous.edgeOwner[from.firstEdge + e]);
+  std::copy_n(previous.owned.begin() + from.firstFace, b.faceCount, w.owned.begin() + b.firstFace);
 }
 
 bool clothMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const Mesh& m, int index) {
@@ -144,12 +174,32 @@ bool obstacleMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const
 
 }  // namespace
 
-CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles) {
+CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles,
+                                 const CollisionMesh* previous) {
   CollisionMesh w;
   for (size_t c = 0; c < cloths.size(); ++c) addCloth(w, *cloths[c].mesh, int(c));
-  for (const ObstaclePose& o : obstacles)
-    if (!o.obstacle->isGround()) addObstacle(w, o);
-  computeOwners(w);
+  // Obstacle bodies follow the cloths in both meshes, in the order of the obstacles that are not grounds.
+  std::vector<const CollisionMesh::Body*> copiedFrom(w.bodies.size(), nullptr);
+  size_t previousBody = previous ? size_t(std::count_if(previous->bodies.begin(), previous->bodies.end(),
+                                                        [](const CollisionMesh::Body& b) { return b.cloth >= 0; }))
+                                 : 0;
+  for (const ObstaclePose& o : obstacles) {
+    if (o.obstacle->isGround()) continue;
+    const CollisionMesh::Body* from = nullptr;
+    if (previous && previousBody < previous->bodies.size() &&
+        obstacleMatches(*previous, previous->bodies[previousBody], o))
+      from = &previous->bodies[previousBody];
+    ++previousBody;
+    if (from) copyObstacle(w, *previous, *from); else addObstacle(w, o);
+    copiedFrom.push_back(from);
+  }
+  w.nodeOwner.assign(w.nodeCount(), -1);
+  w.edgeOwner.assign(w.edges.size(), -1);
+  w.owned.assign(w.faces.size(), 0);
+  for (size_t b = 0; b < w.bodies.size(); ++b) {
+    if (copiedFrom[b]) copyOwners(w, w.bodies[b], *previous, *copiedFrom[b]);
+    else computeOwners(w, w.bodies[b]);
+  }
   return w;
 }
 

@@ -35,7 +35,7 @@ namespace {
 bool updateCollisionMesh(CollisionCache::Impl& cache, const std::vector<ClothStep>& cloths,
                          const std::vector<ObstaclePose>& obstacles) {
   if (cache.meshBuilt && matchesTopology(cache.mesh, cloths, obstacles)) return false;
-  CollisionMesh fresh = buildCollisionMesh(cloths, obstacles);
+  CollisionMesh fresh = buildCollisionMesh(cloths, obstacles, cache.meshBuilt ? &cache.mesh : nullptr);
   markStale(cache.trees, changedBodies(cache.mesh, fresh));
   cache.mesh = std::move(fresh);
   cache.meshBuilt = true;

@@ -117,6 +117,37 @@ TEST_CASE("the collision mesh matches while only positions change, not after a f
   }
 }
 
+TEST_CASE("a collision mesh built from the previous one's obstacles equals one built afresh", "[collision]") {
+  Mesh a = makeFlatGrid(2, 1.0, 0.5, false), finer = makeFlatGrid(4, 1.0, 0.5, false);
+  Mesh b = makeFlatGrid(3, 1.0, 0.8, true);
+  const Obstacle ball(sphereSpec(0.2, Vec3(0.5, 0.2, -0.5)), "test"), floor(groundSpec(), "test");
+  const Obstacle small(sphereSpec(0.1, Vec3(-0.5, 0.2, 0.5), 1), "test");
+  const std::vector<ObstaclePose> obstacles = {poseAt(ball, 0), poseAt(floor, 0), poseAt(small, 0)};
+  const CollisionMesh before = buildCollisionMesh(stepsOf({&a, &b}), obstacles);
+  auto same = [](const CollisionMesh& x, const CollisionMesh& y) {
+    bool bodies = x.bodies.size() == y.bodies.size();
+    for (size_t i = 0; bodies && i < x.bodies.size(); ++i) {
+      const CollisionMesh::Body &p = x.bodies[i], &q = y.bodies[i];
+      bodies = p.cloth == q.cloth && p.firstNode == q.firstNode && p.nodeCount == q.nodeCount &&
+               p.firstEdge == q.firstEdge && p.edgeCount == q.edgeCount && p.firstFace == q.firstFace &&
+               p.faceCount == q.faceCount;
+    }
+    bool material = x.faceMaterial.size() == y.faceMaterial.size();
+    for (size_t f = 0; material && f < x.faceMaterial.size(); ++f) material = x.faceMaterial[f] == y.faceMaterial[f];
+    return bodies && material && x.nodeCloth == y.nodeCloth && x.faces == y.faces && x.faceEdges == y.faceEdges &&
+           x.edges == y.edges && x.nodeOwner == y.nodeOwner && x.edgeOwner == y.edgeOwner && x.owned == y.owned &&
+           x.faceChart == y.faceChart;
+  };
+  // A cloth remeshed finer: both obstacles move up in the numbering and are copied.
+  const auto remeshed = stepsOf({&finer, &b});
+  CHECK(same(buildCollisionMesh(remeshed, obstacles, &before), buildCollisionMesh(remeshed, obstacles)));
+  // The obstacles in another order: neither matches its place in the previous mesh, both are built.
+  const std::vector<ObstaclePose> swapped = {poseAt(small, 0), poseAt(ball, 0)};
+  CHECK(same(buildCollisionMesh(remeshed, swapped, &before), buildCollisionMesh(remeshed, swapped)));
+  // One cloth fewer.
+  CHECK(same(buildCollisionMesh(stepsOf({&b}), obstacles, &before), buildCollisionMesh(stepsOf({&b}), obstacles)));
+}
+
 TEST_CASE("the collision phase rebuilds its mesh only when faces change, and a kept mesh answers as a new one",
           "[collision]") {
   // A sheet falling onto a sphere, stepped twice side by side: once with one cache for all steps (the collision mesh
