@@ -73,6 +73,10 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle.
   const bool obstacleA = w.nodeCloth[A[0]] < 0, obstacleB = w.nodeCloth[B[0]] < 0;
   const double edgeGap = obstacleA || obstacleB ? obstacleGap : 0.0;
+  // The narrowed pairs (the obstacle's corners, every edge pair) have boxes inside their faces' boxes: when those are
+  // not within the narrower reach, none is. Most cloth-obstacle face pairs of the proximity pass are such.
+  const bool narrowedToo = !(obstacleA || obstacleB) || obstacleGap == 0 ||
+                           overlapsWithin(boxes.face[fa], boxes.face[fb], grow, obstacleGap);
   // Cheap tests first. Pairs that share a node are never candidates; most pairs of neighbouring faces are such, and
   // their boxes always overlap, so that test (on the two faces' own nodes) comes before the box test; most other
   // face pairs of a broad phase have no close primitives, so the box test comes before the candidate's nodes.
@@ -90,12 +94,14 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   // A2, B2, edges A's in order, for each B's in order, as the candidates' order has always been.
   unsigned corners = 0;
   for (int k = 0; k < 3; ++k) corners |= ((ownA >> k) & 1u) << (2 * k) | ((ownB >> k) & 1u) << (2 * k + 1);
+  if (!narrowedToo) corners &= obstacleA ? 0b101010u : 0b010101u;  // the cloth face's corners only
+  const unsigned edgesOfA = narrowedToo ? (ownA >> 3) & 7u : 0u;
   for (; corners; corners &= corners - 1) {
     const int bit = __builtin_ctz(corners), k = bit >> 1;
     if (bit & 1) vertexFace(B[k], fa, A, obstacleB);
     else vertexFace(A[k], fb, B, obstacleA);
   }
-  for (unsigned edgesA = (ownA >> 3) & 7u; edgesA; edgesA &= edgesA - 1) {
+  for (unsigned edgesA = edgesOfA; edgesA; edgesA &= edgesA - 1) {
     const int ea = w.faceEdges[fa][__builtin_ctz(edgesA)];
     for (unsigned edgesB = (ownB >> 3) & 7u; edgesB; edgesB &= edgesB - 1) {
       const int eb = w.faceEdges[fb][__builtin_ctz(edgesB)];
