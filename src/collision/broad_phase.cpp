@@ -5,10 +5,10 @@
 namespace adacloth {
 namespace {
 
-void nodeBox(const CollisionState& s, size_t i, Aabb& box) {
+void nodeBox(const CollisionState& s, const Vec3& shift, size_t i, Aabb& box) {
   box = Aabb();
   box.add(s.x0[i]);
-  box.add(s.x1[i]);
+  box.add(s.x1[i] - shift);
 }
 
 // Edge and face boxes from the node boxes, for the edges and faces whose flag is set (all when `only` is null).
@@ -150,10 +150,27 @@ void markStale(FaceTrees& trees, const std::vector<char>& changed) {
     if (changed[b]) trees.stale[b] = 1;
 }
 
+Vec3 commonDisplacement(const CollisionState& s) {
+  constexpr size_t kStride = 8;
+  std::vector<double> sample;
+  sample.reserve(s.x1.size() / kStride + 1);
+  Vec3 median = Vec3::Zero();
+  for (int axis = 0; axis < 3; ++axis) {
+    sample.clear();
+    for (size_t i = 0; i < s.x1.size(); i += kStride) sample.push_back(s.x1[i][axis] - s.x0[i][axis]);
+    if (sample.empty()) break;
+    auto mid = sample.begin() + sample.size() / 2;
+    std::nth_element(sample.begin(), mid, sample.end());
+    median[axis] = *mid;
+  }
+  return median;
+}
+
 void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, PrimitiveBoxes& b) {
+  b.shift = commonDisplacement(s);
   b.node.resize(w.nodeCount());
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, size_t(i), b.node[i]);
+  for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, b.shift, size_t(i), b.node[i]);
   b.edge.resize(w.edges.size());
   b.face.resize(w.faces.size());
   compositeBoxes(w, b, nullptr, nullptr);
@@ -197,7 +214,7 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
 void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std::vector<char>& moved,
                       PrimitiveBoxes& boxes, FaceTrees& trees) {
   for (size_t i = 0; i < moved.size(); ++i)
-    if (moved[i]) nodeBox(s, i, boxes.node[i]);
+    if (moved[i]) nodeBox(s, boxes.shift, i, boxes.node[i]);
   std::vector<char> edgeDirty(w.edges.size(), 0);
   for (size_t e = 0; e < w.edges.size(); ++e) edgeDirty[e] = moved[w.edges[e][0]] || moved[w.edges[e][1]];
   const std::vector<char> faceDirty = facesTouching(w, moved);

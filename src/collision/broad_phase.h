@@ -22,9 +22,21 @@
 namespace adacloth {
 
 // Swept boxes of a step, not grown (buffers reused from step to step, as allocating them costs page faults).
+//
+// They are swept in a frame that moves with the step's common displacement `shift` (m): from x0 to x1 - shift. Two
+// primitives' relative motion is the same in any frame moving at a constant velocity, and so are their distances,
+// so a pair that comes within a reach in the world comes within it there too; but a character walking or running
+// through the shot carries its garment centimetres a step, and boxes swept in the world stretched by that much
+// overlapped far more boxes than their motion relative to each other warrants. Tests of pairs (proximity, CCD) are
+// made on the world positions.
 struct PrimitiveBoxes {
   std::vector<Aabb> node, edge, face;
+  Vec3 shift = Vec3::Zero();
 };
+
+// The displacement over the step (x1 - x0) that most nodes share: its per-axis median, over every eighth node. The
+// median makes the boxes' total length along each axis least; the sample keeps it cheap.
+Vec3 commonDisplacement(const CollisionState& s);
 
 // Per body of the collision mesh, a tree over its face boxes, kept from step to step: refitted when the body keeps
 // its faces, rebuilt at its next update when it is marked stale (its faces changed, see changedBodies()).
@@ -36,7 +48,7 @@ struct FaceTrees {
 // Marks stale the trees of the bodies flagged in `changed` (one flag per body of the new collision mesh).
 void markStale(FaceTrees& trees, const std::vector<char>& changed);
 
-// Fills `b` with the swept boxes of every node, edge and face.
+// Fills `b` with the swept boxes of every node, edge and face, in the frame of commonDisplacement(s).
 void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, PrimitiveBoxes& b);
 
 // Face trees of every body from the face boxes: rebuilt when stale (or sized for other faces), else refitted (an

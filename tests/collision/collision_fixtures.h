@@ -2,6 +2,7 @@
 // Hand-made cloths and obstacles shared by the tests of the collision phase's parts.
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "collision/broad_phase.h"
@@ -101,6 +102,17 @@ inline std::vector<Hit> collisionsOf(const CollisionMesh& w, const CollisionStat
   CollisionStepStats st;
   ImpactDetector detector(p, trees, boxes, st);
   return detector.detect(w, s);
+}
+
+// Checks that two detections hold the same pairs at the same times, in the same order.
+inline void requireSameHits(const std::vector<Hit>& got, const std::vector<Hit>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].candidate.edgeEdge == want[i].candidate.edgeEdge);
+    CHECK(got[i].candidate.a == want[i].candidate.a);
+    CHECK(got[i].candidate.b == want[i].candidate.b);
+    CHECK(got[i].g.t == want[i].g.t);
+  }
 }
 
 inline ObstacleSpec groundSpec() {
