@@ -11,40 +11,25 @@ void nodeBox(const CollisionState& s, const Vec3& shift, size_t i, Aabb& box) {
   box.add(s.x1[i] - shift);
 }
 
-// Edge and face boxes from the node boxes, for the edges and faces whose flag is set (all when `only` is null).
-void compositeBoxes(const CollisionMesh& w, PrimitiveBoxes& b, const std::vector<char>* edgeOnly,
-                    const std::vector<char>* faceOnly) {
-#pragma omp parallel for schedule(static)
-  for (long e = 0; e < long(w.edges.size()); ++e) {
-    if (edgeOnly && !(*edgeOnly)[e]) continue;
-    b.edge[e] = b.node[w.edges[e][0]];
-    b.edge[e].add(b.node[w.edges[e][1]]);
-  }
-#pragma omp parallel for schedule(static)
-  for (long f = 0; f < long(w.faces.size()); ++f) {
-    if (faceOnly && !(*faceOnly)[f]) continue;
-    b.face[f] = Aabb();
-    for (int n : w.faces[f]) b.face[f].add(b.node[n]);
-  }
+// Edge and face boxes from the node boxes.
+void edgeBox(const CollisionMesh& w, PrimitiveBoxes& b, int e) {
+  b.edge[e] = b.node[w.edges[e][0]];
+  b.edge[e].add(b.node[w.edges[e][1]]);
 }
 
-// Per face: 1 when one of its nodes is flagged in `moved`.
-std::vector<char> facesTouching(const CollisionMesh& w, const std::vector<char>& moved) {
-  std::vector<char> faceDirty(w.faces.size(), 0);
-  for (size_t f = 0; f < w.faces.size(); ++f)
-    faceDirty[f] = moved[w.faces[f][0]] || moved[w.faces[f][1]] || moved[w.faces[f][2]];
-  return faceDirty;
+void faceBox(const CollisionMesh& w, PrimitiveBoxes& b, int f) {
+  b.face[f] = Aabb();
+  for (int n : w.faces[f]) b.face[f].add(b.node[n]);
 }
 
-void markFaces(const CollisionMesh& w, const std::vector<char>& faceDirty, FaceTrees& trees) {
-  for (size_t b = 0; b < w.bodies.size(); ++b) {
-    const CollisionMesh::Body& body = w.bodies[b];
-    const auto first = faceDirty.begin() + body.firstFace, last = first + body.faceCount;
-    if (std::any_of(first, last, [](char c) { return c != 0; }))
-      trees.trees[b].mark(std::vector<char>(first, last));
-    else
-      trees.trees[b].clearMarks();
-  }
+// The faces holding a moved node, ascending, each once.
+std::vector<int> facesTouching(const CollisionMesh& w, const MovedNodes& moved) {
+  std::vector<int> faces;
+  for (int n : moved.list) faces.insert(faces.end(), w.nodeFaces.begin() + w.nodeFaceStart[n],
+                                        w.nodeFaces.begin() + w.nodeFaceStart[n + 1]);
+  std::sort(faces.begin(), faces.end());
+  faces.erase(std::unique(faces.begin(), faces.end()), faces.end());
+  return faces;
 }
 
 // False for a pair none of whose nodes can move (obstacle against obstacle, or handle-held cloth nodes against each
@@ -121,12 +106,18 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   }
 }
 
-// Pairs of faces whose boxes, grown by `grow` (m), overlap: within each cloth (self collision), between cloths, and
-// between each cloth and each obstacle; with `markedOnly`, only pairs with a face marked in its tree. Serial, in a
-// fixed order.
+// True when the broad phase pairs bodies a and b (a == b: a body with itself): within each cloth (self collision),
+// between cloths (self collision too), between each cloth and each obstacle.
+bool pairsBodies(const CollisionMesh& w, const CollisionParams& p, size_t a, size_t b) {
+  const bool clothA = w.bodies[a].cloth >= 0, clothB = w.bodies[b].cloth >= 0;
+  return clothA && clothB ? p.selfCollision : clothA != clothB;
+}
+
+// Pairs of faces whose boxes, grown by `grow` (m), overlap, of the bodies pairsBodies() pairs. Serial, in a fixed
+// order.
 template <class Visit>
-void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const FaceTrees& trees, bool markedOnly,
-                      double grow, Visit&& visit) {
+void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const FaceTrees& trees, double grow,
+                      Visit&& visit) {
   for (size_t a = 0; a < w.bodies.size(); ++a) {
     const CollisionMesh::Body& A = w.bodies[a];
     if (A.cloth < 0) continue;
@@ -134,14 +125,9 @@ void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const Fa
       return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) { visit(offA + i, offB + j); };
     };
     const Bvh& tree = trees.trees[a];
-    if (p.selfCollision) {
-      if (markedOnly) tree.markedSelfOverlaps(between(A), grow); else tree.selfOverlaps(between(A), grow);
-    }
-    for (size_t b = a + 1; b < w.bodies.size(); ++b) {
-      if (!p.selfCollision && w.bodies[b].cloth >= 0) continue;
-      if (markedOnly) tree.markedOverlaps(trees.trees[b], between(w.bodies[b]), grow);
-      else tree.overlaps(trees.trees[b], between(w.bodies[b]), grow);
-    }
+    if (pairsBodies(w, p, a, a)) tree.selfOverlaps(between(A), grow);
+    for (size_t b = a + 1; b < w.bodies.size(); ++b)
+      if (pairsBodies(w, p, a, b)) tree.overlaps(trees.trees[b], between(w.bodies[b]), grow);
   }
 }
 
@@ -176,7 +162,10 @@ void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, PrimitiveBo
   for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, b.shift, size_t(i), b.node[i]);
   b.edge.resize(w.edges.size());
   b.face.resize(w.faces.size());
-  compositeBoxes(w, b, nullptr, nullptr);
+#pragma omp parallel for schedule(static)
+  for (long e = 0; e < long(w.edges.size()); ++e) edgeBox(w, b, int(e));
+#pragma omp parallel for schedule(static)
+  for (long f = 0; f < long(w.faces.size()); ++f) faceBox(w, b, int(f));
 }
 
 void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceTrees& trees,
@@ -186,13 +175,13 @@ void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceT
   for (size_t b = 0; b < w.bodies.size(); ++b) {
     if (bodies && !(*bodies)[b]) continue;
     const CollisionMesh::Body& body = w.bodies[b];
-    const std::vector<Aabb> boxes(faceBox.begin() + body.firstFace, faceBox.begin() + body.firstFace + body.faceCount);
+    const Aabb* boxes = faceBox.data() + body.firstFace;
     // A kept tree is rebuilt once its inner boxes have grown half as large again as at its build: a character's
     // trees are kept from frame to frame (changedBodies()) while its limbs swing.
     constexpr double kLooseTree = 1.5;
     Bvh& tree = trees.trees[b];
-    if (trees.stale[b] || tree.primitiveCount() != boxes.size() || tree.refit(boxes) > kLooseTree) {
-      tree.build(boxes);
+    if (trees.stale[b] || tree.primitiveCount() != size_t(body.faceCount) || tree.refit(boxes) > kLooseTree) {
+      tree.build(boxes, size_t(body.faceCount));
       trees.stale[b] = 0;
     }
   }
@@ -209,40 +198,45 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
   const double gap = obstacleReach < 0 ? 0.0 : std::max(0.0, reach - obstacleReach - kRoundingAllowance);
   std::vector<Candidate> out;
   const double grow = 0.5 * reach;
-  overlappingFaces(w, p, trees, false, grow,
+  overlappingFaces(w, p, trees, grow,
                    [&](int fa, int fb) { pairsOfFaces(w, s, boxes, grow, fa, fb, nullptr, gap, out); });
   return out;
 }
 
-void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std::vector<char>& moved,
-                      PrimitiveBoxes& boxes, FaceTrees& trees) {
-  for (size_t i = 0; i < moved.size(); ++i)
-    if (moved[i]) nodeBox(s, boxes.shift, i, boxes.node[i]);
-  std::vector<char> edgeDirty(w.edges.size(), 0);
-  for (size_t e = 0; e < w.edges.size(); ++e) edgeDirty[e] = moved[w.edges[e][0]] || moved[w.edges[e][1]];
-  const std::vector<char> faceDirty = facesTouching(w, moved);
-  compositeBoxes(w, boxes, &edgeDirty, &faceDirty);
+void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const MovedNodes& moved, PrimitiveBoxes& boxes,
+                      FaceTrees& trees) {
+  for (int n : moved.list) nodeBox(s, boxes.shift, size_t(n), boxes.node[n]);
   std::vector<char> bodyDirty(w.bodies.size(), 0);
-  for (size_t b = 0; b < w.bodies.size(); ++b) {
-    const CollisionMesh::Body& body = w.bodies[b];
-    bodyDirty[b] = std::any_of(faceDirty.begin() + body.firstFace,
-                               faceDirty.begin() + body.firstFace + body.faceCount, [](char c) { return c != 0; });
+  for (int n : moved.list) {
+    for (int i = w.nodeEdgeStart[n]; i < w.nodeEdgeStart[n + 1]; ++i) edgeBox(w, boxes, w.nodeEdges[i]);
+    for (int i = w.nodeFaceStart[n]; i < w.nodeFaceStart[n + 1]; ++i) faceBox(w, boxes, w.nodeFaces[i]);
+    if (w.nodeFaceStart[n + 1] > w.nodeFaceStart[n]) bodyDirty[w.bodyOfNode(n)] = 1;
   }
   updateTrees(w, boxes.face, trees, &bodyDirty);
-  markFaces(w, faceDirty, trees);
-}
-
-void markMovedFaces(const CollisionMesh& w, const std::vector<char>& flags, FaceTrees& trees) {
-  markFaces(w, facesTouching(w, flags), trees);
 }
 
 std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
                                        const FaceTrees& trees, const PrimitiveBoxes& boxes, double reach,
-                                       const std::vector<char>& moved) {
+                                       const MovedNodes& moved) {
   const double grow = 0.5 * reach;
   std::vector<Candidate> out;
-  overlappingFaces(w, p, trees, true, grow,
-                   [&](int fa, int fb) { pairsOfFaces(w, s, boxes, grow, fa, fb, &moved, 0.0, out); });
+  // Each face holding a moved node asks the trees of the bodies paired with its own for the faces near it; a pair
+  // of two such faces is taken from the lower-numbered one. A pass moves a few nodes, and this costs in proportion
+  // to them (a traversal of the trees, marked where nodes moved, went deep into the other trees from the large
+  // boxes near the roots, and marking cost a sweep of every tree).
+  const std::vector<int> touched = facesTouching(w, moved);
+  for (int f : touched) {
+    const size_t a = size_t(w.bodyOfFace(f));
+    for (size_t b = 0; b < w.bodies.size(); ++b) {
+      if (!pairsBodies(w, p, a, b)) continue;
+      const int first = w.bodies[b].firstFace;
+      trees.trees[b].query(boxes.face[f], [&](int j) {
+        const int g = first + j;
+        if (g == f || (g < f && std::binary_search(touched.begin(), touched.end(), g))) return;
+        pairsOfFaces(w, s, boxes, grow, f, g, &moved.flag, 0.0, out);
+      }, grow);
+    }
+  }
   return out;
 }
 

@@ -74,20 +74,20 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
                                       FaceTrees& trees, double reach, PrimitiveBoxes& boxes,
                                       double obstacleReach = -1);
 
-// The incremental broad phase, for passes that moved a few nodes (`moved`, one flag per node) since `boxes` and the
-// trees were computed.
-//
-// Recomputes the boxes of the moved nodes and of the edges and faces touching them; refits the trees of the bodies
-// holding such faces and marks in every tree the faces that changed (the others are unmarked).
-void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const std::vector<char>& moved,
-                      PrimitiveBoxes& boxes, FaceTrees& trees);
-// Marks in every tree the faces touching a node flagged in `flags` (boxes and trees already current), instead of the
-// ones updateMovedBoxes() marked.
-void markMovedFaces(const CollisionMesh& w, const std::vector<char>& flags, FaceTrees& trees);
-// The pairs with a moved node whose boxes come within `reach` (m), in traversal order (only the marked subtrees are
-// visited).
+// The incremental broad phase, for passes that moved a few nodes since `boxes` and the trees were computed: it costs
+// in proportion to the moved nodes, not to the mesh.
+struct MovedNodes {
+  std::vector<char> flag;  // per node of the collision mesh: 1 = moved
+  std::vector<int> list;   // the flagged nodes, ascending
+};
+
+// Recomputes the boxes of the moved nodes and of the edges and faces holding them; refits the trees of the bodies
+// holding such faces.
+void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const MovedNodes& moved, PrimitiveBoxes& boxes,
+                      FaceTrees& trees);
+// The pairs with a moved node whose boxes come within `reach` (m), in no particular order (boxes and trees current).
 std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionState& s, const CollisionParams& p,
                                        const FaceTrees& trees, const PrimitiveBoxes& boxes, double reach,
-                                       const std::vector<char>& moved);
+                                       const MovedNodes& moved);
 
 }  // namespace adacloth

@@ -12,15 +12,14 @@ double halfArea(const Aabb& box) {
 
 }  // namespace
 
-void Bvh::build(const std::vector<Aabb>& boxes) {
+void Bvh::build(const Aabb* boxes, size_t count) {
   nodes_.clear();
-  marked_.clear();
-  primitives_ = boxes.size();
-  if (boxes.empty()) return;
-  nodes_.reserve(2 * boxes.size());
-  ids_.resize(boxes.size());
-  centres_.resize(boxes.size());
-  for (size_t i = 0; i < boxes.size(); ++i) {
+  primitives_ = count;
+  if (count == 0) return;
+  nodes_.reserve(2 * count);
+  ids_.resize(count);
+  centres_.resize(count);
+  for (size_t i = 0; i < count; ++i) {
     ids_[i] = int(i);
     centres_[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
   }
@@ -35,8 +34,8 @@ double Bvh::innerArea() const {
   return area;
 }
 
-int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes,
-                    int begin, int end) {
+int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const Aabb* boxes, int begin,
+                    int end) {
   const int index = int(nodes_.size());
   nodes_.emplace_back();
   if (end - begin == 1) {
@@ -69,7 +68,7 @@ int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, con
   return index;
 }
 
-double Bvh::refit(const std::vector<Aabb>& boxes) {
+double Bvh::refit(const Aabb* boxes) {
   // Children come after their parent, so a reverse sweep sees children first.
   double area = 0;
   for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
@@ -83,15 +82,6 @@ double Bvh::refit(const std::vector<Aabb>& boxes) {
     }
   }
   return builtArea_ > 0 ? area / builtArea_ : 1.0;
-}
-
-void Bvh::mark(const std::vector<char>& flags) {
-  marked_.assign(nodes_.size(), 0);
-  // Children come after their parent, so a reverse sweep sees children first.
-  for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
-    const Node& n = nodes_[i];
-    marked_[i] = n.left < 0 ? char(flags[n.primitive] != 0) : char(marked_[n.left] | marked_[n.right]);
-  }
 }
 
 }  // namespace adacloth

@@ -28,11 +28,13 @@ struct Aabb {
 
 class Bvh {
  public:
-  void build(const std::vector<Aabb>& boxes);
+  void build(const std::vector<Aabb>& boxes) { build(boxes.data(), boxes.size()); }
+  void build(const Aabb* boxes, size_t count);  // the boxes of primitives 0 .. count - 1
   // Same primitives, new boxes (boxes.size() must equal the size built with). Returns the inner nodes' total box
   // area over that total at the build: 1 after a rigid motion, more as deformations make the build's grouping of
   // primitives loose, so that traversals visit more nodes; a caller rebuilds when it has grown too much.
-  double refit(const std::vector<Aabb>& boxes);
+  double refit(const std::vector<Aabb>& boxes) { return refit(boxes.data()); }
+  double refit(const Aabb* boxes);  // the boxes of primitives 0 .. primitiveCount() - 1
   size_t primitiveCount() const { return primitives_; }
   bool empty() const { return nodes_.empty(); }
 
@@ -41,32 +43,18 @@ class Bvh {
   // With `grow` (m), boxes count as grown by it (Aabb::overlapsGrown): a tree serves several reaches.
   template <class Visit>
   void selfOverlaps(Visit&& visit, double grow = 0) const {
-    if (!nodes_.empty()) selfRecurse(0, false, grow, visit);
+    if (!nodes_.empty()) selfRecurse(0, grow, visit);
   }
   // Every pair (i in this, j in other) whose boxes overlap.
   template <class Visit>
   void overlaps(const Bvh& other, Visit&& visit, double grow = 0) const {
-    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, false, grow, visit);
+    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, grow, visit);
   }
 
-  // Marks: a flag per primitive (1 = changed), or-ed up the tree, so that traversals can skip subtrees where
-  // nothing changed. `flags` has one entry per primitive; clearMarks() marks nothing.
-  void mark(const std::vector<char>& flags);
-  void clearMarks() { marked_.assign(nodes_.size(), 0); }
-  // As selfOverlaps / overlaps, but only the pairs with at least one marked primitive (marks of both trees).
+  // Every primitive whose box overlaps `box`, in tree order (with `grow`, both boxes counting as grown by it).
   template <class Visit>
-  void markedSelfOverlaps(Visit&& visit, double grow = 0) const {
-    if (!nodes_.empty()) selfRecurse(0, true, grow, visit);
-  }
-  template <class Visit>
-  void markedOverlaps(const Bvh& other, Visit&& visit, double grow = 0) const {
-    if (!nodes_.empty() && !other.nodes_.empty()) pairRecurse(other, 0, 0, true, grow, visit);
-  }
-
-  // Every primitive whose box overlaps `box`, in tree order.
-  template <class Visit>
-  void query(const Aabb& box, Visit&& visit) const {
-    if (!nodes_.empty()) queryRecurse(0, box, visit);
+  void query(const Aabb& box, Visit&& visit, double grow = 0) const {
+    if (!nodes_.empty()) queryRecurse(0, box, grow, visit);
   }
 
   // Visits primitives whose boxes lie within sqrt(squaredBound) of p, nearer subtrees first; `visit(i)` returns the
@@ -82,48 +70,44 @@ class Bvh {
     int left = -1, right = -1;  // children; -1 for a leaf
     int primitive = -1;         // leaf only
   };
-  int buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const std::vector<Aabb>& boxes, int begin,
-                 int end);
+  int buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, const Aabb* boxes, int begin, int end);
   double innerArea() const;  // m^2: the summed half surface areas of the inner nodes' boxes
-  bool isMarked(int n) const { return size_t(n) < marked_.size() && marked_[n]; }
   template <class Visit>
-  void queryRecurse(int n, const Aabb& box, Visit& visit) const {
+  void queryRecurse(int n, const Aabb& box, double grow, Visit& visit) const {
     const Node& node = nodes_[n];
-    if (!node.box.overlaps(box)) return;
+    if (!node.box.overlapsGrown(box, grow)) return;
     if (node.left < 0) {
       visit(node.primitive);
       return;
     }
-    queryRecurse(node.left, box, visit);
-    queryRecurse(node.right, box, visit);
+    queryRecurse(node.left, box, grow, visit);
+    queryRecurse(node.right, box, grow, visit);
   }
   template <class Visit>
-  void selfRecurse(int n, bool markedOnly, double grow, Visit& visit) const {
+  void selfRecurse(int n, double grow, Visit& visit) const {
     const Node& node = nodes_[n];
-    if (node.left < 0 || (markedOnly && !isMarked(n))) return;
-    selfRecurse(node.left, markedOnly, grow, visit);
-    selfRecurse(node.right, markedOnly, grow, visit);
-    pairRecurse(*this, node.left, node.right, markedOnly, grow, visit);
+    if (node.left < 0) return;
+    selfRecurse(node.left, grow, visit);
+    selfRecurse(node.right, grow, visit);
+    pairRecurse(*this, node.left, node.right, grow, visit);
   }
   template <class Visit>
-  void pairRecurse(const Bvh& b, int na, int nb, bool markedOnly, double grow, Visit& visit) const {
+  void pairRecurse(const Bvh& b, int na, int nb, double grow, Visit& visit) const {
     const Node& x = nodes_[na];
     const Node& y = b.nodes_[nb];
-    if (markedOnly && !isMarked(na) && !b.isMarked(nb)) return;
     if (!x.box.overlapsGrown(y.box, grow)) return;
     const bool xLeaf = x.left < 0, yLeaf = y.left < 0;
     if (xLeaf && yLeaf) {
       visit(x.primitive, y.primitive);
     } else if (yLeaf || (!xLeaf && (x.box.hi - x.box.lo).sum() >= (y.box.hi - y.box.lo).sum())) {
-      pairRecurse(b, x.left, nb, markedOnly, grow, visit);
-      pairRecurse(b, x.right, nb, markedOnly, grow, visit);
+      pairRecurse(b, x.left, nb, grow, visit);
+      pairRecurse(b, x.right, nb, grow, visit);
     } else {
-      pairRecurse(b, na, y.left, markedOnly, grow, visit);
-      pairRecurse(b, na, y.right, markedOnly, grow, visit);
+      pairRecurse(b, na, y.left, grow, visit);
+      pairRecurse(b, na, y.right, grow, visit);
     }
   }
   std::vector<Node> nodes_;  // root at 0, children after their parent
-  std::vector<char> marked_;  // per node: some primitive below is marked (empty: none)
   std::vector<int> ids_;      // build scratch, kept to avoid reallocating
   std::vector<Vec3> centres_;
   std::vector<std::pair<double, int>> keys_;  // build scratch: one range's split coordinates and ids

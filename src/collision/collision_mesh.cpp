@@ -172,7 +172,33 @@ bool obstacleMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const
   return diff == 0;
 }
 
+// The elements (edges or faces) holding each node, ascending (CSR), from the elements' nodes.
+template <size_t K>
+void nodeAdjacency(size_t nodeCount, const std::vector<std::array<int, K>>& elements, std::vector<int>& start,
+                   std::vector<int>& list) {
+  start.assign(nodeCount + 1, 0);
+  for (const auto& e : elements)
+    for (int n : e) ++start[n + 1];
+  for (size_t n = 0; n < nodeCount; ++n) start[n + 1] += start[n];
+  list.resize(start.back());
+  std::vector<int> fill(start.begin(), start.end() - 1);
+  for (size_t i = 0; i < elements.size(); ++i)
+    for (int n : elements[i]) list[fill[n]++] = int(i);
+}
+
 }  // namespace
+
+int CollisionMesh::bodyOfNode(int n) const {
+  const auto after = std::upper_bound(bodies.begin(), bodies.end(), n,
+                                      [](int node, const Body& b) { return node < b.firstNode; });
+  return int(after - bodies.begin()) - 1;
+}
+
+int CollisionMesh::bodyOfFace(int f) const {
+  const auto after = std::upper_bound(bodies.begin(), bodies.end(), f,
+                                      [](int face, const Body& b) { return face < b.firstFace; });
+  return int(after - bodies.begin()) - 1;
+}
 
 CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles,
                                  const CollisionMesh* previous) {
@@ -200,6 +226,8 @@ CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std
     if (copiedFrom[b]) copyOwners(w, w.bodies[b], *previous, *copiedFrom[b]);
     else computeOwners(w, w.bodies[b]);
   }
+  nodeAdjacency(w.nodeCount(), w.edges, w.nodeEdgeStart, w.nodeEdges);
+  nodeAdjacency(w.nodeCount(), w.faces, w.nodeFaceStart, w.nodeFaces);
   return w;
 }
 

@@ -35,8 +35,14 @@ struct CollisionMesh {
   // change only with the topology, so they are kept with it.
   std::vector<int> faceChart;
   std::vector<std::array<Vec2, 3>> faceMaterial;
+  // Per node, the edges and the faces holding it, ascending (CSR: nodeEdges[nodeEdgeStart[n]] up to
+  // nodeEdges[nodeEdgeStart[n + 1] - 1]), so that after a contact pass the broad phase updates only what the moved
+  // nodes touch.
+  std::vector<int> nodeEdgeStart, nodeEdges, nodeFaceStart, nodeFaces;
 
   size_t nodeCount() const { return nodeCloth.size(); }
+  int bodyOfNode(int n) const;  // index in `bodies`
+  int bodyOfFace(int f) const;
 };
 
 // The collision mesh of `cloths` and of the obstacles of `obstacles` that are not grounds (poses at any instant: only

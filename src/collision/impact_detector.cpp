@@ -36,15 +36,15 @@ void ImpactDetector::testAll(const CollisionMesh& w, const CollisionState& s) {
 }
 
 // Nodes whose end position changed since the last call (or the seed).
-bool ImpactDetector::movedNodes(const CollisionState& s, std::vector<char>& moved) const {
-  moved.assign(s.x1.size(), 0);
-  bool any = false;
+bool ImpactDetector::movedNodes(const CollisionState& s, MovedNodes& moved) const {
+  moved.flag.assign(s.x1.size(), 0);
+  moved.list.clear();
   for (size_t i = 0; i < s.x1.size(); ++i)
     if (s.x1[i] != seen_[i]) {
-      moved[i] = 1;
-      any = true;
+      moved.flag[i] = 1;
+      moved.list.push_back(int(i));
     }
-  return any;
+  return !moved.list.empty();
 }
 
 // The seed's pairs without a far-moved node whose boxes overlap at the tolerance, merged with the pairs of the
@@ -52,21 +52,24 @@ bool ImpactDetector::movedNodes(const CollisionState& s, std::vector<char>& move
 // proximity pass and the limiter move a few percent of a garment's nodes, nearly all by less than a millimetre: a
 // traversal for every moved node cost as much as a third of the proximity pass's own.
 void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& s) {
-  std::vector<char> moved;
+  MovedNodes moved;
   movedNodes(s, moved);
   updateMovedBoxes(w, s, moved, boxes_, trees_);
   // A node whose swept box grew by at most `within` along every axis keeps its pairs within the tolerance among the
   // seed's. A nanometre less, for the rounding of the boxes.
   const double within = 0.5 * (seedReach_ - tolerance_) - 1e-9;
-  std::vector<char> far(moved.size(), 0);
-  for (size_t i = 0; i < moved.size(); ++i)
-    far[i] = moved[i] && (s.x1[i] - seen_[i]).cwiseAbs().maxCoeff() > within;
-  markMovedFaces(w, far, trees_);
+  MovedNodes far;
+  far.flag.assign(moved.flag.size(), 0);
+  for (int i : moved.list)
+    if ((s.x1[i] - seen_[i]).cwiseAbs().maxCoeff() > within) {
+      far.flag[i] = 1;
+      far.list.push_back(i);
+    }
   std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, far);
   sortCandidates(fresh);
   std::vector<Candidate> kept;
   for (const Candidate& c : seed_)
-    if (!touchesFlagged(candidateNodes(w, c), far) && boxesOverlap(boxes_, c, tolerance_)) kept.push_back(c);
+    if (!touchesFlagged(candidateNodes(w, c), far.flag) && boxesOverlap(boxes_, c, tolerance_)) kept.push_back(c);
   sortCandidates(kept);
   std::vector<Candidate> cands(fresh.size() + kept.size());
   std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());
@@ -75,7 +78,7 @@ void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& 
 }
 
 void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s) {
-  std::vector<char> moved;
+  MovedNodes moved;
   if (!movedNodes(s, moved)) return;
   updateMovedBoxes(w, s, moved, boxes_, trees_);
   std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, moved);
@@ -86,7 +89,7 @@ void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s
   merged.reserve(tested_.size() + retested.size());
   auto r = retested.begin();
   for (const Tested& t : tested_) {
-    if (touchesFlagged(candidateNodes(w, t.c), moved)) continue;
+    if (touchesFlagged(candidateNodes(w, t.c), moved.flag)) continue;
     for (; r != retested.end() && r->c < t.c; ++r) merged.push_back(*r);
     merged.push_back(t);
   }

@@ -1,12 +1,11 @@
 #pragma once
 // The CCD queries of one step: every pair that touches while approaching, earliest first. The first call tests every
 // candidate pair (taken from the proximity pass's candidates when seeded, plus the pairs of nodes that moved far
-// since);
-// later calls (after impulses or impact zones moved a few nodes) re-test only the pairs with a node that moved since
-// the previous call: any other pair has the same swept boxes, so the same candidate status, and the same four
-// positions, so the same CCD answer. New pairs of moved nodes can only come from face pairs with a face touching a
-// moved node, which the marked tree traversal visits. The answer equals a full recomputation every pass (the output
-// bytes of the character shots did not change), at the cost of the pairs that changed.
+// since); later calls (after impulses or impact zones moved a few nodes) re-test only the pairs with a node that
+// moved since the previous call: any other pair has the same swept boxes, so the same candidate status, and the same
+// four positions, so the same CCD answer. New pairs of moved nodes can only come from face pairs with a face holding
+// a moved node, which asks the trees for the faces near it. The answer equals a full recomputation every pass (the
+// output bytes of the character shots did not change), at the cost of the pairs that changed.
 #include <optional>
 #include <vector>
 
@@ -53,7 +52,7 @@ class ImpactDetector {
   void testAll(const CollisionMesh& w, const CollisionState& s);
   void testFromSeed(const CollisionMesh& w, const CollisionState& s);
   void retestMoved(const CollisionMesh& w, const CollisionState& s);
-  bool movedNodes(const CollisionState& s, std::vector<char>& moved) const;
+  bool movedNodes(const CollisionState& s, MovedNodes& moved) const;
 
   const CollisionParams& params_;
   FaceTrees& trees_;

@@ -1,5 +1,4 @@
-// Bvh traversals: overlapping pairs found by the tree equal the brute-force pairs, and the marked traversals (used by
-// the collision phase to re-test only what moved between CCD passes) give exactly the pairs with a marked primitive.
+// Bvh traversals: overlapping pairs found by the tree equal the brute-force pairs, after a refit too, and at a grow.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
@@ -24,71 +23,45 @@ std::vector<Aabb> randomBoxes(int count, unsigned seed) {
   return boxes;
 }
 
-std::vector<char> randomFlags(int count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<char> flags(count);
-  for (char& f : flags) f = rng() % 10 == 0;
-  return flags;
-}
-
 using Pairs = std::set<std::pair<int, int>>;
 
 }  // namespace
 
-TEST_CASE("bvh pair traversals match brute force, marked ones keep only marked pairs", "[collision][bvh]") {
+TEST_CASE("bvh pair traversals and queries match brute force", "[collision][bvh]") {
   const std::vector<Aabb> a = randomBoxes(300, 1), b = randomBoxes(200, 2);
-  const std::vector<char> markA = randomFlags(300, 3), markB = randomFlags(200, 4);
   Bvh ta, tb;
   ta.build(a);
   tb.build(b);
 
-  Pairs self, selfWant, selfMarked, selfMarkedWant;
+  Pairs self, selfWant;
   for (int i = 0; i < 300; ++i)
     for (int j = i + 1; j < 300; ++j)
-      if (a[i].overlaps(a[j])) {
-        selfWant.insert({i, j});
-        if (markA[i] || markA[j]) selfMarkedWant.insert({i, j});
-      }
+      if (a[i].overlaps(a[j])) selfWant.insert({i, j});
   ta.selfOverlaps([&](int i, int j) { self.insert(std::minmax(i, j)); });
   CHECK(self == selfWant);
-  ta.mark(markA);
-  ta.markedSelfOverlaps([&](int i, int j) { selfMarked.insert(std::minmax(i, j)); });
-  CHECK(selfMarked == selfMarkedWant);
-  CHECK(!selfMarkedWant.empty());
-  CHECK(selfMarkedWant.size() < selfWant.size());
+  CHECK(!selfWant.empty());
 
-  Pairs both, bothWant, marked, markedWant, onlyA, onlyAWant;
+  Pairs both, bothWant, queried;
   for (int i = 0; i < 300; ++i)
     for (int j = 0; j < 200; ++j)
-      if (a[i].overlaps(b[j])) {
-        bothWant.insert({i, j});
-        if (markA[i] || markB[j]) markedWant.insert({i, j});
-        if (markA[i]) onlyAWant.insert({i, j});
-      }
+      if (a[i].overlaps(b[j])) bothWant.insert({i, j});
   ta.overlaps(tb, [&](int i, int j) { both.insert({i, j}); });
   CHECK(both == bothWant);
-  tb.mark(markB);
-  ta.markedOverlaps(tb, [&](int i, int j) { marked.insert({i, j}); });
-  CHECK(marked == markedWant);
-  tb.clearMarks();
-  ta.markedOverlaps(tb, [&](int i, int j) { onlyA.insert({i, j}); });
-  CHECK(onlyA == onlyAWant);
+  // The same pairs, one box of a at a time.
+  for (int i = 0; i < 300; ++i) tb.query(a[i], [&](int j) { queried.insert({i, j}); });
+  CHECK(queried == bothWant);
 }
 
-TEST_CASE("bvh marks follow a refit", "[collision][bvh]") {
+TEST_CASE("a refitted bvh finds the pairs of the moved boxes", "[collision][bvh]") {
   std::vector<Aabb> boxes = randomBoxes(100, 5);
   Bvh tree;
   tree.build(boxes);
-  // Move one box onto another and mark it: the marked traversal finds the new pair.
+  // Move one box onto another: the refitted tree finds the new pair.
   boxes[7] = boxes[42];
   tree.refit(boxes);
-  std::vector<char> flags(100, 0);
-  flags[7] = 1;
-  tree.mark(flags);
   Pairs found;
-  tree.markedSelfOverlaps([&](int i, int j) { found.insert(std::minmax(i, j)); });
+  tree.selfOverlaps([&](int i, int j) { found.insert(std::minmax(i, j)); });
   CHECK(found.count({7, 42}) == 1);
-  for (const auto& [i, j] : found) CHECK((i == 7 || j == 7));
 }
 
 TEST_CASE("boxes tested grown answer as grown boxes do, bit for bit, in tests and in traversals", "[collision][bvh]") {
