@@ -117,12 +117,25 @@ void TriangleSet::buildIndex() {
 }
 
 TriangleSet TriangleSet::of(const Mesh& mesh, bool indexed) {
-  std::vector<Triangle> triangles(mesh.faces.size());
+  TriangleSet set;
+  set.reread(mesh);
+  if (indexed) set.buildIndex();
+  return set;
+}
+
+void TriangleSet::reread(const Mesh& mesh) {
+  triangles_.resize(mesh.faces.size());
+  boxes_.resize(mesh.faces.size());
+  bounds_ = Aabb();
   for (size_t f = 0; f < mesh.faces.size(); ++f) {
     const Tri n = mesh.faceNodes(int(f));
-    triangles[f] = {mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x};
+    triangles_[f] = {mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x};
+    boxes_[f] = boxOf(triangles_[f]);
+    bounds_.add(boxes_[f]);
   }
-  return TriangleSet(std::move(triangles), indexed);
+  // A tree refitted through many batches groups its triangles more loosely; rebuilt then, as after a count change.
+  constexpr double kLooseTree = 1.5;
+  indexed_ = indexed_ && tree_.primitiveCount() == boxes_.size() && tree_.refit(boxes_) <= kLooseTree;
 }
 
 bool TriangleSet::reaches(const Tet& tet) const {
@@ -167,7 +180,7 @@ bool SweepGuard::allow(const std::vector<Tet>& sweep) {
   // could be built, so the tree is built once a batch has asked about kScannedSweeps tetrahedra.
   constexpr int kScannedSweeps = 16;
   if (checkOwn_ && mesh_ && ownBatch_ != batch_) {
-    own_ = TriangleSet::of(*mesh_, false);
+    own_.reread(*mesh_);
     ownBatch_ = batch_;
     ownQueries_ = 0;
   }

@@ -40,6 +40,11 @@ class TriangleSet {
   TriangleSet(std::vector<Triangle> triangles, const Bvh& tree);
   // The faces of a cloth at its current node positions.
   static TriangleSet of(const Mesh& mesh, bool indexed = true);
+  // Reads `mesh`'s faces again (as of()), keeping the tree when the face count is the same: it is refitted to the
+  // new boxes, which answers the same (a tree is valid over any grouping of its triangles) and costs a fraction of a
+  // build. A flip batch changes two faces per flip and keeps the count; the remesher reads the cloth again for every
+  // batch, and building a tree each time was 4 % of skirt_walk's frame. Unindexed when the count changed.
+  void reread(const Mesh& mesh);
   void buildIndex();
   bool indexed() const { return indexed_; }
   // True when a triangle that shares at most one corner with `tet` (exact positions) reaches into it.

@@ -96,6 +96,42 @@ TEST_CASE("a triangle set answers the same with and without its tree", "[collisi
   CHECK(reached < 290);
 }
 
+TEST_CASE("a triangle set read again from a changed cloth answers as one built from it", "[collision]") {
+  // A crumpled sheet read with its tree, then moved and re-triangulated (every diagonal flipped: the same face count,
+  // so the tree is refitted, not rebuilt), then coarser (another count: no tree until asked for one).
+  Mesh sheet = testing::makeFlatGrid(12, 1.0, 0.0, false);
+  std::mt19937 random(9);
+  std::uniform_real_distribution<double> wobble(-0.05, 0.05), unit(0.0, 1.0), small(-0.06, 0.06);
+  for (Node& n : sheet.nodes) n.x.y() += wobble(random);
+  TriangleSet set = TriangleSet::of(sheet);
+  REQUIRE(set.indexed());
+  auto sameAnswers = [&](const Mesh& mesh) {
+    const TriangleSet fresh = TriangleSet::of(mesh);
+    int reached = 0;
+    for (int k = 0; k < 400; ++k) {
+      const Vec3 p(unit(random) - 0.5, small(random), unit(random) - 0.5);
+      const Tet tet = {p, Vec3(p + Vec3(small(random), small(random), small(random))),
+                       Vec3(p + Vec3(small(random), small(random), small(random))),
+                       Vec3(p + Vec3(small(random), small(random), small(random)))};
+      const bool answer = fresh.reaches(tet);
+      CHECK(set.reaches(tet) == answer);
+      reached += answer;
+    }
+    CHECK(reached > 10);  // both answers occur
+    CHECK(reached < 390);
+  };
+  Mesh flipped = testing::makeFlatGrid(12, 1.0, 0.0, true);
+  for (size_t i = 0; i < flipped.nodes.size(); ++i) flipped.nodes[i].x = sheet.nodes[i].x + Vec3(0, 0.01, 0);
+  set.reread(flipped);
+  CHECK(set.indexed());
+  sameAnswers(flipped);
+  Mesh coarser = testing::makeFlatGrid(7, 1.0, 0.0, false);
+  set.reread(coarser);
+  CHECK_FALSE(set.indexed());
+  set.buildIndex();
+  sameAnswers(coarser);
+}
+
 TEST_CASE("an obstacle field's triangle sets, with the field's trees, answer as sets built from the poses",
           "[collision]") {
   // The frame loop hands the sweep guard the frame field's trees instead of building its own.
