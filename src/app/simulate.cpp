@@ -198,8 +198,10 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
     ScopedPhase timer(report, Phase::Remesh);
     obstacleSurfaces = obstacleTriangles(frameObstacleField(scene));
     if (shot.collision.selfCollision)
-      for (const Cloth& cloth : scene.cloths)
-        surfaces.push_back(TriangleSet::of(cloth.mesh));
+      for (const Cloth& cloth : scene.cloths) {
+        surfaces.push_back(TriangleSet::of(cloth.mesh, false));
+        surfaces.back().indexWhenNear();
+      }
   }
   for (size_t c = 0; c < scene.cloths.size(); ++c) {
     std::optional<SweepGuard> guard;
@@ -214,7 +216,8 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
                occluders, guard ? &*guard : nullptr);
     if (!surfaces.empty() && scene.cloths[c].spec.remeshing) {
       ScopedPhase timer(report, Phase::Remesh);
-      surfaces[c] = TriangleSet::of(scene.cloths[c].mesh);
+      surfaces[c] = TriangleSet::of(scene.cloths[c].mesh, false);
+      surfaces[c].indexWhenNear();
     }
   }
 }

@@ -141,6 +141,10 @@ void TriangleSet::reread(const Mesh& mesh) {
 bool TriangleSet::reaches(const Tet& tet) const {
   const Aabb box = boxOf(tet);
   if (triangles_.empty() || !box.overlaps(bounds_)) return false;
+  if (!indexed_ && indexWhenNear_) {
+    tree_.build(boxes_);
+    indexed_ = true;
+  }
   auto reachesInto = [&](int i) {
     const Triangle& t = triangles_[size_t(i)];
     return sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t);

@@ -47,6 +47,10 @@ class TriangleSet {
   void reread(const Mesh& mesh);
   void buildIndex();
   bool indexed() const { return indexed_; }
+  // Builds the tree at the first query that comes within the set's bounds instead of now: the other cloths' sets
+  // that every cloth's remeshing checks against are mostly never asked near them (a crowd's garments are metres
+  // apart), and a single cloth's set is never asked at all. Queries stay const (the remesher asks serially).
+  void indexWhenNear() { indexWhenNear_ = true; }
   // True when a triangle that shares at most one corner with `tet` (exact positions) reaches into it.
   bool reaches(const Tet& tet) const;
   const Aabb& bounds() const { return bounds_; }
@@ -54,8 +58,9 @@ class TriangleSet {
  private:
   std::vector<Triangle> triangles_;
   std::vector<Aabb> boxes_;
-  Bvh tree_;
-  bool indexed_ = false;
+  mutable Bvh tree_;
+  mutable bool indexed_ = false;
+  bool indexWhenNear_ = false;
   Aabb bounds_;
 };
 

@@ -82,16 +82,24 @@ TEST_CASE("a triangle set answers the same with and without its tree", "[collisi
     corners.push_back(p);
   }
   const TriangleSet indexed(triangles), scanned(triangles, false);
+  TriangleSet lazy(triangles, false);
+  lazy.indexWhenNear();
   CHECK(indexed.indexed());
   CHECK_FALSE(scanned.indexed());
+  // A query outside the set's bounds does not build its tree; the first one inside does.
+  const Vec3 far(5, 5, 5);
+  CHECK_FALSE(lazy.reaches({far, far + Vec3(0.01, 0, 0), far + Vec3(0, 0.01, 0), far + Vec3(0, 0, 0.01)}));
+  CHECK_FALSE(lazy.indexed());
   int reached = 0;
   for (int k = 0; k < 300; ++k) {
     const Vec3 p = k % 3 == 0 ? corners[size_t(k)] : Vec3(unit(random), unit(random), unit(random));
     const Tet tet = {p, near(p), near(p), near(p)};
     const bool answer = indexed.reaches(tet);
     CHECK(scanned.reaches(tet) == answer);
+    CHECK(lazy.reaches(tet) == answer);
     reached += answer;
   }
+  CHECK(lazy.indexed());
   CHECK(reached > 10);   // both answers occur
   CHECK(reached < 290);
 }
