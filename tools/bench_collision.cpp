@@ -1,6 +1,7 @@
-// Collision's share of the step time and its growth with node count. Character shots do not exist yet: the scene is
-// a sheet dropped on a sphere that moves sideways (a stand-in for a body), with the real dynamics step
-// (stepCloth) followed by the collision phase (resolveCollisions) every step, as `adacloth simulate` runs them.
+// Collision's share of the step time and its growth with node count, on a scene of growing resolution (the
+// character shots are measured whole by `adacloth simulate` and tools/bench_view): a sheet dropped on a sphere that
+// moves sideways, with the real dynamics step (stepCloth, the default solve) followed by the collision phase
+// (resolveCollisions) every step, as `adacloth simulate` runs them.
 // Usage: bench_collision [frames]   (prints a table: cells, nodes, physics ms/step, collision ms/step, share)
 #include <chrono>
 #include <cstdio>
@@ -20,7 +21,7 @@ double msSince(std::chrono::steady_clock::time_point t) {
 }
 
 std::string shotText(int cells) {
-  return R"({"fps": 24, "frames": 48, "solver": "cg", "steps_per_frame": 4,
+  return R"({"fps": 24, "frames": 48, "steps_per_frame": 4,
     "cloths": [{"name": "sheet", "mesh": {"grid": {"size": [1.2, 1.2], "cells": [)" + std::to_string(cells) + ", " +
          std::to_string(cells) + R"(]}}, "transform": {"translate": [-0.6, 0.9, 0.6], "rotate_deg": [-90, 0, 0]}}],
     "obstacles": [{"name": "ball", "mesh": {"sphere": {"radius": 0.3}}, "transform": {"translate": [0, 0.5, 0]},
@@ -32,6 +33,10 @@ std::string shotText(int cells) {
 
 int main(int argc, char** argv) {
   const int frames = argc > 1 ? std::atoi(argv[1]) : 24;
+  if (argc > 2 || frames <= 0) {
+    std::fprintf(stderr, "usage: bench_collision [FRAMES]   (a positive count; default 24)\n");
+    return 2;
+  }
   std::printf("%6s %7s %14s %16s %8s\n", "cells", "nodes", "physics ms/step", "collision ms/step", "share");
   for (int cells : {16, 24, 32, 48}) {
     Shot shot = parseShot(shotText(cells), "bench.json");

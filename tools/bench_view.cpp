@@ -364,6 +364,11 @@ void printRow(const char* name, const Figures& f) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--shots") return benchShots(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "--film") return benchFilm(argc, argv);
+  if (argc > 2 || (argc == 2 && std::atoi(argv[1]) <= 0)) {
+    std::fprintf(stderr, "usage: bench_view [FRAMES] | --shots [FRAMES] [SHOT.json ...] | --film [FRAMES] "
+                         "[SHOT.json ...] (see the comment at the top of tools/bench_view.cpp)\n");
+    return 2;
+  }
   const int frames = argc > 1 ? std::atoi(argv[1]) : 48;
   const fs::path folder = outputFolder("adacloth_bench_view");
   fs::create_directories(folder);
