@@ -5,7 +5,7 @@
 // Boxes are kept as swept, not grown: a test at a reach grows both boxes by half of it (Aabb::overlapsGrown), so the
 // proximity pass at the thickness and the CCD passes at their tolerance share one set of boxes and trees, and a pass
 // that moved a few nodes recomputes only their boxes (the obstacles' boxes, most of a character shot's, once per
-// step). Rounded as grown boxes would be, so the pairs are the same bit for bit. A pair is emitted only
+// step); the test rounds as a test of boxes grown first would. A pair is emitted only
 // from the face pair of its two primitives' owners (CollisionMesh::nodeOwner, edgeOwner), so it comes out exactly
 // once, without sorting out the duplicates that every shared node and edge would otherwise create. An owner's box
 // contains its primitive's box, so a pair is a candidate exactly when its two primitives' boxes overlap.
