@@ -11,8 +11,9 @@ void nodeBox(const CollisionState& s, const Vec3& shift, size_t i, Aabb& box) {
   box.add(s.x1[i] - shift);
 }
 
-// Edge and face boxes from the node boxes.
-void edgeBox(const CollisionMesh& w, PrimitiveBoxes& b, int e) {
+// Kept edge and face boxes from the node boxes.
+void keepEdgeBox(const CollisionMesh& w, PrimitiveBoxes& b, int e) {
+  if (size_t(e) >= b.edge.size()) return;  // an obstacle's: made when asked for
   b.edge[e] = b.node[w.edges[e][0]];
   b.edge[e].add(b.node[w.edges[e][1]]);
 }
@@ -96,7 +97,7 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
       const auto &nodesA = w.edges[ea], &nodesB = w.edges[eb];
       if (nodesA[0] == nodesB[0] || nodesA[0] == nodesB[1] || nodesA[1] == nodesB[0] || nodesA[1] == nodesB[1])
         continue;
-      if (!overlapsWithin(boxes.edge[ea], boxes.edge[eb], grow, edgeGap)) continue;
+      if (!overlapsWithin(edgeBox(w, boxes, ea), edgeBox(w, boxes, eb), grow, edgeGap)) continue;
       Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
       const auto nodes = candidateNodes(w, c);
       if (!anyMovable(s, nodes)) continue;
@@ -160,10 +161,13 @@ void primitiveBoxes(const CollisionMesh& w, const CollisionState& s, PrimitiveBo
   b.node.resize(w.nodeCount());
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < long(w.nodeCount()); ++i) nodeBox(s, b.shift, size_t(i), b.node[i]);
-  b.edge.resize(w.edges.size());
+  size_t clothEdges = 0;  // the cloths' bodies come first
+  for (const CollisionMesh::Body& body : w.bodies)
+    if (body.cloth >= 0) clothEdges = size_t(body.firstEdge + body.edgeCount);
+  b.edge.resize(clothEdges);
   b.face.resize(w.faces.size());
 #pragma omp parallel for schedule(static)
-  for (long e = 0; e < long(w.edges.size()); ++e) edgeBox(w, b, int(e));
+  for (long e = 0; e < long(clothEdges); ++e) keepEdgeBox(w, b, int(e));
 #pragma omp parallel for schedule(static)
   for (long f = 0; f < long(w.faces.size()); ++f) faceBox(w, b, int(f));
 }
@@ -208,7 +212,7 @@ void updateMovedBoxes(const CollisionMesh& w, const CollisionState& s, const Mov
   for (int n : moved.list) nodeBox(s, boxes.shift, size_t(n), boxes.node[n]);
   std::vector<char> bodyDirty(w.bodies.size(), 0);
   for (int n : moved.list) {
-    for (int i = w.nodeEdgeStart[n]; i < w.nodeEdgeStart[n + 1]; ++i) edgeBox(w, boxes, w.nodeEdges[i]);
+    for (int i = w.nodeEdgeStart[n]; i < w.nodeEdgeStart[n + 1]; ++i) keepEdgeBox(w, boxes, w.nodeEdges[i]);
     for (int i = w.nodeFaceStart[n]; i < w.nodeFaceStart[n + 1]; ++i) faceBox(w, boxes, w.nodeFaces[i]);
     if (w.nodeFaceStart[n + 1] > w.nodeFaceStart[n]) bodyDirty[w.bodyOfNode(n)] = 1;
   }

@@ -69,7 +69,7 @@ void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& 
   sortCandidates(fresh);
   std::vector<Candidate> kept;
   for (const Candidate& c : seed_)
-    if (!touchesFlagged(candidateNodes(w, c), far.flag) && boxesOverlap(boxes_, c, tolerance_)) kept.push_back(c);
+    if (!touchesFlagged(candidateNodes(w, c), far.flag) && boxesOverlap(w, boxes_, c, tolerance_)) kept.push_back(c);
   sortCandidates(kept);
   std::vector<Candidate> cands(fresh.size() + kept.size());
   std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());

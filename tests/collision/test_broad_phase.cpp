@@ -66,7 +66,7 @@ TEST_CASE("an obstacle's pairs found at a narrower reach are all the pairs that 
   CHECK(obstacleMixed.size() < obstacleAll / 2);
   // Each narrowed pair's boxes come within the narrow reach, up to the rounding allowance.
   primitiveBoxes(w, s, boxes);
-  for (const Candidate& c : obstacleMixed) CHECK(boxesOverlap(boxes, c, narrow + 2e-6));
+  for (const Candidate& c : obstacleMixed) CHECK(boxesOverlap(w, boxes, c, narrow + 2e-6));
 }
 
 TEST_CASE("the broad phase swept in the step's moving frame misses no pair that comes within the reach",
