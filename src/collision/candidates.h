@@ -11,13 +11,7 @@
 
 namespace adacloth {
 
-// A primitive pair to test: vertex-face (a = node, b = face) or edge-edge (a < b, edges). The order (vertex-face
-// pairs first, by node) is the order responses are applied in.
-struct Candidate {
-  bool edgeEdge = false;
-  int a = 0, b = 0;
-  bool operator<(const Candidate& o) const { return std::tie(edgeEdge, a, b) < std::tie(o.edgeEdge, o.a, o.b); }
-};
+// Candidate (a primitive pair) is defined with the collision mesh (collision_mesh.h).
 
 // Sorts pairs into Candidate order (operator<), as std::sort would (pairs are distinct, so the order is unique), by a
 // radix sort of their keys: the first CCD pass sorts the ten to twenty thousand pairs of a garment's seed every step,

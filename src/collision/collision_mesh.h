@@ -5,11 +5,20 @@
 // collision phase keeps it in its cache from step to step and rebuilds it when matchesTopology() says a face list
 // changed. The per-step part (positions, velocities, inverse masses) is a CollisionState on the same node indices.
 #include <array>
+#include <tuple>
 #include <vector>
 
 #include "collision/response.h"
 
 namespace adacloth {
+
+// A primitive pair of the collision mesh to test: vertex-face (a = node, b = face) or edge-edge (a < b, edges). The
+// order (vertex-face pairs first, by node) is the order responses are applied in (candidates.h has the rest).
+struct Candidate {
+  bool edgeEdge = false;
+  int a = 0, b = 0;
+  bool operator<(const Candidate& o) const { return std::tie(edgeEdge, a, b) < std::tie(o.edgeEdge, o.a, o.b); }
+};
 
 struct CollisionMesh {
   // One cloth or mesh obstacle: its ranges of global nodes, edges and faces.
@@ -39,6 +48,11 @@ struct CollisionMesh {
   // nodeEdges[nodeEdgeStart[n + 1] - 1]), so that after a contact pass the broad phase updates only what the moved
   // nodes touch.
   std::vector<int> nodeEdgeStart, nodeEdges, nodeFaceStart, nodeFaces;
+  // The vertex-face and edge-edge pairs (sharing no node) of every pair of faces of one cloth that share a node,
+  // taken from the faces' owned corners and edges as the broad phase takes them (CollisionMesh::owned): such faces'
+  // boxes always overlap, so the broad phase tests these pairs from this list instead of finding the faces again in
+  // its traversal each step (82 % of a garment's face pairs within the thickness are such neighbours).
+  std::vector<Candidate> neighbourPairs;
 
   size_t nodeCount() const { return nodeCloth.size(); }
   int bodyOfNode(int n) const;  // index in `bodies`
