@@ -57,54 +57,34 @@ inline bool overlapsWithin(const Aabb& a, const Aabb& b, double grow, double gap
 // a cloth face and for edge pairs with an obstacle edge (findCandidates' obstacleReach).
 void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, double grow, int fa,
                   int fb, const std::vector<char>* moved, double obstacleGap, std::vector<Candidate>& out) {
-  const Tri &A = w.faces[fa], &B = w.faces[fb];
-  const unsigned ownA = w.owned[fa], ownB = w.owned[fb];
   // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle.
-  const bool obstacleA = w.nodeCloth[A[0]] < 0, obstacleB = w.nodeCloth[B[0]] < 0;
+  const bool obstacleA = w.nodeCloth[w.faces[fa][0]] < 0, obstacleB = w.nodeCloth[w.faces[fb][0]] < 0;
   const double edgeGap = obstacleA || obstacleB ? obstacleGap : 0.0;
   // The narrowed pairs (the obstacle's corners, every edge pair) have boxes inside their faces' boxes: when those are
   // not within the narrower reach, none is. Most cloth-obstacle face pairs of the proximity pass are such.
   const bool narrowedToo = !(obstacleA || obstacleB) || obstacleGap == 0 ||
                            overlapsWithin(boxes.face[fa], boxes.face[fb], grow, obstacleGap);
   // Cheap tests first. Pairs that share a node are never candidates; most pairs of neighbouring faces are such, and
-  // their boxes always overlap, so that test (on the two faces' own nodes) comes before the box test; most other
-  // face pairs of a broad phase have no close primitives, so the box test comes before the candidate's nodes.
-  auto vertexFace = [&](int node, int face, const Tri& faceNodes, bool obstacleNode) {
-    if (node == faceNodes[0] || node == faceNodes[1] || node == faceNodes[2]) return;
-    if (!overlapsWithin(boxes.node[node], boxes.face[face], grow, obstacleNode ? obstacleGap : 0.0)) return;
-    Candidate c{false, node, face};
+  // their boxes always overlap, so that test (on the two faces' own nodes, in forOwnedPairs) comes before the box
+  // test; most other face pairs of a broad phase have no close primitives, so the box test comes before the
+  // candidate's nodes.
+  auto keep = [&](const Candidate& c) {
     const auto nodes = candidateNodes(w, c);
-    if (!anyMovable(s, nodes)) return;
-    if (moved && !touchesFlagged(nodes, *moved)) return;
-    out.push_back(c);
+    if (anyMovable(s, nodes) && (!moved || touchesFlagged(nodes, *moved))) out.push_back(c);
   };
-  // The owned corners and edges are visited by their set bits (a face owns one corner and one or two edges on
-  // average, so testing each of the six bits mispredicted most branches here): corners in the order A0, B0, A1, B1,
-  // A2, B2, edges A's in order, for each B's in order, as the candidates' order has always been.
-  unsigned corners = 0;
-  for (int k = 0; k < 3; ++k) corners |= ((ownA >> k) & 1u) << (2 * k) | ((ownB >> k) & 1u) << (2 * k + 1);
+  unsigned corners = ownedCorners(w, fa, fb);
   if (!narrowedToo) corners &= obstacleA ? 0b101010u : 0b010101u;  // the cloth face's corners only
-  const unsigned edgesOfA = narrowedToo ? (ownA >> 3) & 7u : 0u;
-  for (; corners; corners &= corners - 1) {
-    const int bit = __builtin_ctz(corners), k = bit >> 1;
-    if (bit & 1) vertexFace(B[k], fa, A, obstacleB);
-    else vertexFace(A[k], fb, B, obstacleA);
-  }
-  for (unsigned edgesA = edgesOfA; edgesA; edgesA &= edgesA - 1) {
-    const int ea = w.faceEdges[fa][__builtin_ctz(edgesA)];
-    for (unsigned edgesB = (ownB >> 3) & 7u; edgesB; edgesB &= edgesB - 1) {
-      const int eb = w.faceEdges[fb][__builtin_ctz(edgesB)];
-      const auto &nodesA = w.edges[ea], &nodesB = w.edges[eb];
-      if (nodesA[0] == nodesB[0] || nodesA[0] == nodesB[1] || nodesA[1] == nodesB[0] || nodesA[1] == nodesB[1])
-        continue;
-      if (!overlapsWithin(edgeBox(w, boxes, ea), edgeBox(w, boxes, eb), grow, edgeGap)) continue;
-      Candidate c{true, std::min(ea, eb), std::max(ea, eb)};
-      const auto nodes = candidateNodes(w, c);
-      if (!anyMovable(s, nodes)) continue;
-      if (moved && !touchesFlagged(nodes, *moved)) continue;
-      out.push_back(c);
-    }
-  }
+  forOwnedPairs(
+      w, fa, fb, corners, narrowedToo,
+      [&](int node, int face, bool fromB) {
+        const bool obstacleNode = fromB ? obstacleB : obstacleA;
+        if (overlapsWithin(boxes.node[node], boxes.face[face], grow, obstacleNode ? obstacleGap : 0.0))
+          keep({false, node, face});
+      },
+      [&](int ea, int eb) {
+        if (overlapsWithin(edgeBox(w, boxes, ea), edgeBox(w, boxes, eb), grow, edgeGap))
+          keep({true, std::min(ea, eb), std::max(ea, eb)});
+      });
 }
 
 // True when the broad phase pairs bodies a and b (a == b: a body with itself): within each cloth (self collision),

@@ -186,29 +186,6 @@ void nodeAdjacency(size_t nodeCount, const std::vector<std::array<int, K>>& elem
     for (int n : elements[i]) list[fill[n]++] = int(i);
 }
 
-// The pairs the broad phase takes from faces f and g (broad_phase.cpp, pairsOfFaces), before any box test: f's owned
-// corners against g and g's against f, then f's owned edges against g's, leaving out pairs that share a node.
-void pairsOfNeighbours(const CollisionMesh& w, int f, int g, std::vector<Candidate>& out) {
-  const Tri &A = w.faces[f], &B = w.faces[g];
-  const unsigned ownA = w.owned[f], ownB = w.owned[g];
-  auto holds = [](const Tri& t, int n) { return t[0] == n || t[1] == n || t[2] == n; };
-  for (int k = 0; k < 3; ++k) {
-    if ((ownA >> k) & 1u && !holds(B, A[k])) out.push_back({false, A[k], g});
-    if ((ownB >> k) & 1u && !holds(A, B[k])) out.push_back({false, B[k], f});
-  }
-  for (int i = 0; i < 3; ++i) {
-    if (!((ownA >> (3 + i)) & 1u)) continue;
-    const int ea = w.faceEdges[f][i];
-    for (int j = 0; j < 3; ++j) {
-      if (!((ownB >> (3 + j)) & 1u)) continue;
-      const int eb = w.faceEdges[g][j];
-      const auto &p = w.edges[ea], &q = w.edges[eb];
-      if (p[0] == q[0] || p[0] == q[1] || p[1] == q[0] || p[1] == q[1]) continue;
-      out.push_back({true, std::min(ea, eb), std::max(ea, eb)});
-    }
-  }
-}
-
 // CollisionMesh::neighbourPairs of every cloth body (bodies share no node, so faces sharing one are of one body):
 // for each face, the later faces around its corners, each once.
 std::vector<Candidate> neighbourPairs(const CollisionMesh& w) {
@@ -223,7 +200,10 @@ std::vector<Candidate> neighbourPairs(const CollisionMesh& w) {
           if (w.nodeFaces[i] > f) around.push_back(w.nodeFaces[i]);
       std::sort(around.begin(), around.end());  // a face across an edge comes up at both of its corners
       around.erase(std::unique(around.begin(), around.end()), around.end());
-      for (int g : around) pairsOfNeighbours(w, f, g, out);
+      for (int g : around)
+        forOwnedPairs(
+            w, f, g, ownedCorners(w, f, g), true, [&](int node, int face, bool) { out.push_back({false, node, face}); },
+            [&](int ea, int eb) { out.push_back({true, std::min(ea, eb), std::max(ea, eb)}); });
     }
   }
   return out;

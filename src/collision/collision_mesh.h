@@ -59,6 +59,44 @@ struct CollisionMesh {
   int bodyOfFace(int f) const;
 };
 
+// The owned corners of faces fa and fb as forOwnedPairs() takes them: bit 2k for fa's corner k, 2k + 1 for fb's.
+inline unsigned ownedCorners(const CollisionMesh& w, int fa, int fb) {
+  const unsigned ownA = w.owned[fa], ownB = w.owned[fb];
+  unsigned corners = 0;
+  for (int k = 0; k < 3; ++k) corners |= ((ownA >> k) & 1u) << (2 * k) | ((ownB >> k) & 1u) << (2 * k + 1);
+  return corners;
+}
+
+// The vertex-face and edge-edge pairs that faces fa and fb give under the ownership rule (a pair comes only from its
+// primitives' owners, so each comes once), leaving out pairs that share a node: the corners set in `corners`
+// (ownedCorners(), or fewer) against the other face, in the order A0, B0, A1, B1, A2, B2, as
+// vertexFace(node, face, fromB), then each of fa's owned edges against each of fb's, as edgeEdge(ea, eb). The owned
+// corners and edges are visited by their set bits: a face owns one corner and one or two edges on average, and
+// testing each of the six bits mispredicted most branches of the broad phase. `withEdges` false skips the edges.
+template <class VertexFace, class EdgeEdge>
+void forOwnedPairs(const CollisionMesh& w, int fa, int fb, unsigned corners, bool withEdges, VertexFace&& vertexFace,
+                   EdgeEdge&& edgeEdge) {
+  const Tri &A = w.faces[fa], &B = w.faces[fb];
+  auto holds = [](const Tri& t, int n) { return n == t[0] || n == t[1] || n == t[2]; };
+  for (; corners; corners &= corners - 1) {
+    const int bit = __builtin_ctz(corners), k = bit >> 1;
+    if (bit & 1) {
+      if (!holds(A, B[k])) vertexFace(B[k], fa, true);
+    } else if (!holds(B, A[k])) {
+      vertexFace(A[k], fb, false);
+    }
+  }
+  if (!withEdges) return;
+  for (unsigned edgesA = (w.owned[fa] >> 3) & 7u; edgesA; edgesA &= edgesA - 1) {
+    const int ea = w.faceEdges[fa][__builtin_ctz(edgesA)];
+    for (unsigned edgesB = (w.owned[fb] >> 3) & 7u; edgesB; edgesB &= edgesB - 1) {
+      const int eb = w.faceEdges[fb][__builtin_ctz(edgesB)];
+      const auto &p = w.edges[ea], &q = w.edges[eb];
+      if (p[0] != q[0] && p[0] != q[1] && p[1] != q[0] && p[1] != q[1]) edgeEdge(ea, eb);
+    }
+  }
+}
+
 // The collision mesh of `cloths` and of the obstacles of `obstacles` that are not grounds (poses at any instant: only
 // their node counts and faces are read). With `previous`, an obstacle body that it holds with the same faces (in the
 // body's own numbering) is copied from it, renumbered, instead of being built again: the collision mesh is rebuilt
