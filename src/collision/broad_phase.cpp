@@ -159,15 +159,11 @@ void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceT
   for (size_t b = 0; b < w.bodies.size(); ++b) {
     if (bodies && !(*bodies)[b]) continue;
     const CollisionMesh::Body& body = w.bodies[b];
+    // A character's trees are kept from frame to frame (changedBodies()) while its limbs swing: rebuilt when loose.
     const Aabb* boxes = faceBox.data() + body.firstFace;
-    // A kept tree is rebuilt once its inner boxes have grown half as large again as at its build: a character's
-    // trees are kept from frame to frame (changedBodies()) while its limbs swing.
-    constexpr double kLooseTree = 1.5;
-    Bvh& tree = trees.trees[b];
-    if (trees.stale[b] || tree.primitiveCount() != size_t(body.faceCount) || tree.refit(boxes) > kLooseTree) {
-      tree.build(boxes, size_t(body.faceCount));
-      trees.stale[b] = 0;
-    }
+    if (trees.stale[b]) trees.trees[b].build(boxes, size_t(body.faceCount));
+    else trees.trees[b].update(boxes, size_t(body.faceCount));
+    trees.stale[b] = 0;
   }
 }
 

@@ -35,6 +35,12 @@ class Bvh {
   // primitives loose, so that traversals visit more nodes; a caller rebuilds when it has grown too much.
   double refit(const std::vector<Aabb>& boxes) { return refit(boxes.data()); }
   double refit(const Aabb* boxes);  // the boxes of primitives 0 .. primitiveCount() - 1
+  // Refits for the same count of primitives while the refit stays tight (inner boxes within kLooseRefit times their
+  // area at the build), else builds anew: for trees kept through many steps or remesh batches of a moving surface.
+  static constexpr double kLooseRefit = 1.5;
+  void update(const Aabb* boxes, size_t count) {
+    if (count != primitives_ || refit(boxes) > kLooseRefit) build(boxes, count);
+  }
   size_t primitiveCount() const { return primitives_; }
   bool empty() const { return nodes_.empty(); }
 

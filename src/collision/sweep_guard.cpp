@@ -133,9 +133,8 @@ void TriangleSet::reread(const Mesh& mesh) {
     boxes_[f] = boxOf(triangles_[f]);
     bounds_.add(boxes_[f]);
   }
-  // A tree refitted through many batches groups its triangles more loosely; rebuilt then, as after a count change.
-  constexpr double kLooseTree = 1.5;
-  indexed_ = indexed_ && tree_.primitiveCount() == boxes_.size() && tree_.refit(boxes_) <= kLooseTree;
+  // A tree kept through many batches is refitted; once loose, or after a count change, it is built again when asked.
+  indexed_ = indexed_ && tree_.primitiveCount() == boxes_.size() && tree_.refit(boxes_) <= Bvh::kLooseRefit;
 }
 
 bool TriangleSet::reaches(const Tet& tet) const {
