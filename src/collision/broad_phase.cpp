@@ -179,7 +179,8 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
   std::vector<Candidate> out;
   const double grow = 0.5 * reach;
   // Faces that share a node (neighbours in one cloth) are left to CollisionMesh::neighbourPairs, tested as
-  // pairsOfFaces() would test them: a cloth's pairs (no narrowing), with the same box test.
+  // pairsOfFaces() would test them: a cloth's pairs (no narrowing), with the same box test (boxesOverlap rounds as
+  // overlapsWithin with no gap).
   auto shareNode = [](const Tri& a, const Tri& b) {
     bool shared = false;
     for (int i = 0; i < 3; ++i) shared |= a[i] == b[0] || a[i] == b[1] || a[i] == b[2];
@@ -189,11 +190,8 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
     if (!shareNode(w.faces[fa], w.faces[fb])) pairsOfFaces(w, s, boxes, grow, fa, fb, nullptr, gap, out);
   });
   if (p.selfCollision)
-    for (const Candidate& c : w.neighbourPairs) {
-      const bool close = c.edgeEdge ? overlapsWithin(edgeBox(w, boxes, c.a), edgeBox(w, boxes, c.b), grow, 0.0)
-                                    : overlapsWithin(boxes.node[c.a], boxes.face[c.b], grow, 0.0);
-      if (close && anyMovable(s, candidateNodes(w, c))) out.push_back(c);
-    }
+    for (const Candidate& c : w.neighbourPairs)
+      if (boxesOverlap(w, boxes, c, reach) && anyMovable(s, candidateNodes(w, c))) out.push_back(c);
   return out;
 }
 
