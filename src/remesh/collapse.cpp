@@ -134,14 +134,39 @@ void collapseEdge(RemeshState& s, int edge, int removed) {
   }
 }
 
-int collapsePass(RemeshState& s, const RemeshParams& params) {
-  s.beginBatch();
+namespace {
+
+// Whether canCollapse(edge, removed) is known to be false: the collapses of `removed` were all found invalid at the
+// start of a batch, and neither end of the edge changed in that batch or later (the test reads only the faces around
+// `removed` and the edges of the other end).
+bool knownInvalid(const RemeshState& s, int removed, int other) {
+  const int refutedAt = s.collapsesRefutedAt[size_t(removed)];
+  return refutedAt >= 0 && !s.changedSince(removed, refutedAt) && !s.changedSince(other, refutedAt);
+}
+
+// The edges with s^2 <= params.collapseMaxSizeSq that have an end whose collapse is not known to be invalid,
+// shortest first (ties by index).
+std::vector<std::pair<double, int>> collapseCandidates(const RemeshState& s, const RemeshParams& params) {
   std::vector<std::pair<double, int>> candidates;
   for (int e = 0; e < int(s.mesh.edges.size()); ++e) {
+    const auto& ends = s.mesh.edges[e].nodes;
+    if (knownInvalid(s, ends[0], ends[1]) && knownInvalid(s, ends[1], ends[0])) continue;
     double s2 = meshEdgeSizeSquared(s, e);
     if (s2 <= params.collapseMaxSizeSq) candidates.emplace_back(s2, e);
   }
   std::sort(candidates.begin(), candidates.end());
+  return candidates;
+}
+
+}  // namespace
+
+int collapsePass(RemeshState& s, const RemeshParams& params) {
+  s.beginBatch();
+  const std::vector<std::pair<double, int>> candidates = collapseCandidates(s, params);
+  // Nodes with a valid collapse that the sweep check refused (its answer depends on what else changes). Every other
+  // node's collapses were invalid at the batch's start, except along edges skipped for a lock: those have an end that
+  // this batch changes, which knownInvalid() reads as unknown.
+  std::vector<char> open(s.mesh.nodes.size(), 0);
   int count = 0;
   for (const auto& [s2, e] : candidates) {
     const Edge& edge = s.mesh.edges[e];
@@ -149,14 +174,21 @@ int collapsePass(RemeshState& s, const RemeshParams& params) {
     // A face changed earlier in this batch has all its nodes locked, so with both ends unlocked every face, edge
     // list and position the check reads is as the batch started. The collapse changes the faces around the removed
     // node: locking its closed one-ring (which holds the other end) keeps that true for later operations.
-    for (int removed : edge.nodes) {
-      if (!canCollapse(s, e, removed, params) || !s.sweepAllowed(collapseSweep(s.mesh, e, removed))) continue;
+    for (int k = 0; k < 2; ++k) {
+      const int removed = edge.nodes[k], other = edge.nodes[1 - k];
+      if (knownInvalid(s, removed, other) || !canCollapse(s, e, removed, params)) continue;
+      if (!s.sweepAllowed(collapseSweep(s.mesh, e, removed))) {
+        open[size_t(removed)] = 1;
+        continue;
+      }
       lockNodes(s, oneRing(s.mesh, removed));
       collapseEdge(s, e, removed);
       ++count;
       break;
     }
   }
+  for (size_t n = 0; n < open.size(); ++n)
+    if (!open[n]) s.collapsesRefutedAt[n] = s.batches;
   if (count > 0) finishBatch(s);
   return count;
 }

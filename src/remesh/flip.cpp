@@ -64,10 +64,20 @@ void flipEdge(RemeshState& s, int edge) {
   s.mesh.faces[s1.face].verts = {s1.o, s0.q, s0.o};
 }
 
-int flipPass(RemeshState& s, const RemeshParams& params) {
-  s.beginBatch();
+namespace {
+
+// The edges that fail the Delaunay test by more than params.flipThreshold, worst first (ties by index). An edge whose
+// ends did not change since the last scan and that was not a candidate then is not one now (its measure reads only
+// its two faces): only the others are measured again.
+std::vector<std::pair<double, int>> flipCandidates(RemeshState& s, const RemeshParams& params) {
+  const bool rescanAll = s.flipScanBatch < 0;
+  auto remeasure = [&](int n) {
+    return rescanAll || s.flipCandidateEnd[size_t(n)] || s.changedSince(n, s.flipScanBatch);
+  };
   std::vector<std::pair<double, int>> candidates;
   for (int e = 0; e < int(s.mesh.edges.size()); ++e) {
+    const Edge& edge = s.mesh.edges[e];
+    if (!remeasure(edge.nodes[0]) && !remeasure(edge.nodes[1])) continue;
     if (!flippable(s.mesh, e)) continue;
     EdgeSide s0 = edgeSide(s.mesh, e, 0), s1 = edgeSide(s.mesh, e, 1);
     double measure = flipMeasure(s, e);
@@ -75,6 +85,18 @@ int flipPass(RemeshState& s, const RemeshParams& params) {
     if (measure < -params.flipThreshold * scale) candidates.emplace_back(measure / scale, e);
   }
   std::sort(candidates.begin(), candidates.end());
+  std::fill(s.flipCandidateEnd.begin(), s.flipCandidateEnd.end(), 0);
+  for (const auto& candidate : candidates)
+    for (int n : s.mesh.edges[candidate.second].nodes) s.flipCandidateEnd[size_t(n)] = 1;
+  s.flipScanBatch = s.batches;
+  return candidates;
+}
+
+}  // namespace
+
+int flipPass(RemeshState& s, const RemeshParams& params) {
+  s.beginBatch();
+  const std::vector<std::pair<double, int>> candidates = flipCandidates(s, params);
   int count = 0;
   for (const auto& [measure, e] : candidates) {
     // A face changed by an earlier flip of this batch has all its nodes locked: test the edge's own nodes before

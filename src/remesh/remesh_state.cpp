@@ -8,6 +8,12 @@
 namespace adacloth {
 
 void RemeshState::beginBatch() {
+  // Nodes without a history (made by hand, as in tests) count as changed now.
+  changedIn.resize(mesh.nodes.size(), batches);
+  collapsesRefutedAt.resize(mesh.nodes.size(), -1);
+  flipCandidateEnd.resize(mesh.nodes.size(), 0);
+  facesAtBegin.resize(mesh.faces.size());
+  for (size_t f = 0; f < mesh.faces.size(); ++f) facesAtBegin[f] = mesh.faces[f].verts;
   deadFace.assign(mesh.faces.size(), 0);
   lockedNode.assign(mesh.nodes.size(), 0);
   lockedFace.assign(mesh.faces.size(), 0);
@@ -37,10 +43,29 @@ std::vector<int> compactVector(std::vector<T>& items, const std::vector<char>& k
   return remap;
 }
 
+// Marks the nodes of every face the batch changed, created or removed (their old and new corners). Entries of nodes
+// made in the batch are added.
+void recordChanges(RemeshState& s) {
+  const Mesh& m = s.mesh;
+  s.changedIn.resize(m.nodes.size(), s.batches);
+  s.collapsesRefutedAt.resize(m.nodes.size(), -1);
+  s.flipCandidateEnd.resize(m.nodes.size(), 0);
+  auto mark = [&](const Tri& verts) {
+    for (int v : verts) s.changedIn[size_t(m.verts[v].node)] = s.batches;
+  };
+  for (size_t f = 0; f < m.faces.size(); ++f) {
+    const Tri& now = m.faces[f].verts;
+    const bool known = f < s.facesAtBegin.size();
+    if (known && now == s.facesAtBegin[f] && !(f < s.deadFace.size() && s.deadFace[f])) continue;
+    mark(now);
+    if (known) mark(s.facesAtBegin[f]);
+  }
+}
 }  // namespace
 
 void finishBatch(RemeshState& s) {
   Mesh& m = s.mesh;
+  recordChanges(s);
   std::vector<char> keepFace(m.faces.size(), 1);
   for (size_t f = 0; f < s.deadFace.size(); ++f) keepFace[f] = !s.deadFace[f];
   compactVector(m.faces, keepFace);
@@ -57,6 +82,9 @@ void finishBatch(RemeshState& s) {
   for (const Vert& v : m.verts) keepNode[v.node] = 1;
   compactVector(s.protectedNode, keepNode);
   compactVector(s.originalNode, keepNode);
+  compactVector(s.changedIn, keepNode);
+  compactVector(s.collapsesRefutedAt, keepNode);
+  compactVector(s.flipCandidateEnd, keepNode);
   std::vector<int> nodeMap = compactVector(m.nodes, keepNode);
   for (Vert& v : m.verts) v.node = nodeMap[v.node];
 

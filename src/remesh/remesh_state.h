@@ -5,6 +5,13 @@
 // faces and nodes that no earlier operation of the batch touched (tracked by locks), so the adjacency computed at the
 // start of the batch stays exact for it. A batch ends with finishBatch(): dead faces and orphan verts and nodes are
 // removed, then adjacency and geometry are rebuilt once (O(n)) instead of once per operation.
+//
+// A batch also records which nodes it changed, so that later passes re-examine only what changed. Every test the
+// remesher makes of an edge (its size, its flip measure, whether a collapse of one end is valid) reads only the
+// faces around the edge's ends and the verts and nodes of those faces, whose material positions, sizing and world
+// positions never change during a remesh. Every node of a face that a batch changes, creates or removes is marked
+// (finishBatch compares the faces with their verts at beginBatch), so a test of an edge whose ends were not marked
+// since it last ran gives the same answer bit for bit.
 #include <vector>
 
 #include "mesh/mesh.h"
@@ -20,11 +27,20 @@ struct RemeshState {
   std::vector<int> originalNode;    // per node: its index when remesh() started, -1 for nodes created since
   std::vector<char> deadFace;       // per face, within a batch
   std::vector<char> lockedNode, lockedFace;  // touched by an operation of the current batch
+  std::vector<Tri> facesAtBegin;    // per face: its verts when the batch began (to find what it changed)
   int batches = 0;                  // finished batches (adjacency rebuilds)
+  // Per node, carried through compaction (an entry missing counts as changed in the current batch):
+  std::vector<int> changedIn;          // the last batch that changed a face around the node (-1: none)
+  std::vector<int> collapsesRefutedAt; // a batch at whose start the node's collapses along edges whose ends the
+                                       // batch did not change were all invalid (-1: not known)
+  std::vector<char> flipCandidateEnd;  // an end of an edge that was a flip candidate at the last flip scan
+  int flipScanBatch = -1;              // the batch at whose start flips were last scanned (-1: none yet)
   const SweepCheck* sweepCheck = nullptr;  // asked before each flip and collapse (null: none)
   int refused = 0;                  // operations the sweep check refused
 
   void beginBatch();
+  // Whether a face around `node` changed in batch `batch` or later.
+  bool changedSince(int node, int batch) const { return changedIn[size_t(node)] >= batch; }
   // Asks the sweep check (if any) whether an operation sweeping `sweep` may go ahead; counts refusals.
   bool sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep);
 };
