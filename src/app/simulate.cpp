@@ -136,7 +136,9 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& repo
     params.aspectMin = sizing.aspectMin;
     SweepCheck check;
     if (guard) {
-      check.beginBatch = [guard](const Mesh& mesh, int batch) { guard->beginBatch(mesh, batch); };
+      check.beginBatch = [guard](const Mesh& mesh, int batch, const std::vector<int>& faceMap) {
+        guard->beginBatch(mesh, batch, faceMap);
+      };
       check.allow = [guard](const std::vector<Tet>& sweep) { return guard->allow(sweep); };
     }
     const RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth), guard ? &check : nullptr);

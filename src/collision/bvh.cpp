@@ -7,6 +7,7 @@ namespace {
 
 double halfArea(const Aabb& box) {
   const Vec3 d = box.hi - box.lo;
+  if ((d.array() < 0.0).any()) return 0.0;  // empty (a tree of a remeshed cloth keeps places of removed faces)
   return d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
 }
 

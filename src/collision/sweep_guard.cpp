@@ -88,6 +88,11 @@ Aabb boxOf(const std::array<Vec3, N>& corners) {
   return box;
 }
 
+Triangle triangleOf(const Mesh& mesh, int face) {
+  const Tri n = mesh.faceNodes(face);
+  return {mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x};
+}
+
 }  // namespace
 
 bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack) {
@@ -124,12 +129,25 @@ TriangleSet TriangleSet::of(const Mesh& mesh, bool indexed) {
 }
 
 void TriangleSet::reread(const Mesh& mesh) {
+  // Faces beside the tree are scanned at every query: past this many (or an eighth of the faces) a build pays.
+  constexpr size_t kBesideMax = 64;
+  if (!placeFace_.empty() && indexed_) {
+    readPlaces(mesh);
+    if (beside_.size() <= std::max(kBesideMax, mesh.faces.size() / 8) && tree_.refit(boxes_) <= Bvh::kLooseRefit)
+      return;
+  }
+  readEveryFace(mesh);
+}
+
+void TriangleSet::readEveryFace(const Mesh& mesh) {
+  placeFace_.clear();
+  beside_.clear();
+  besideBoxes_.clear();
   triangles_.resize(mesh.faces.size());
   boxes_.resize(mesh.faces.size());
   bounds_ = Aabb();
   for (size_t f = 0; f < mesh.faces.size(); ++f) {
-    const Tri n = mesh.faceNodes(int(f));
-    triangles_[f] = {mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x};
+    triangles_[f] = triangleOf(mesh, int(f));
     boxes_[f] = boxOf(triangles_[f]);
     bounds_.add(boxes_[f]);
   }
@@ -137,25 +155,60 @@ void TriangleSet::reread(const Mesh& mesh) {
   indexed_ = indexed_ && tree_.primitiveCount() == boxes_.size() && tree_.refit(boxes_) <= Bvh::kLooseRefit;
 }
 
+void TriangleSet::readPlaces(const Mesh& mesh) {
+  // Every face now is read, in a place or beside, whatever the map said: answers never depend on it.
+  std::vector<char> held(mesh.faces.size(), 0);
+  bounds_ = Aabb();
+  for (size_t p = 0; p < placeFace_.size(); ++p) {
+    int& f = placeFace_[p];
+    if (f >= int(held.size()) || (f >= 0 && held[size_t(f)])) f = -1;
+    if (f < 0) {
+      boxes_[p] = Aabb();
+      continue;
+    }
+    held[size_t(f)] = 1;
+    triangles_[p] = triangleOf(mesh, f);
+    boxes_[p] = boxOf(triangles_[p]);
+    bounds_.add(boxes_[p]);
+  }
+  beside_.clear();
+  besideBoxes_.clear();
+  for (size_t f = 0; f < held.size(); ++f) {
+    if (held[f]) continue;
+    beside_.push_back(triangleOf(mesh, int(f)));
+    besideBoxes_.push_back(boxOf(beside_.back()));
+    bounds_.add(besideBoxes_.back());
+  }
+}
+
+void TriangleSet::followFaces(const std::vector<int>& faceMap) {
+  if (!indexed_) return;  // no tree to keep: the next reread() reads every face
+  if (placeFace_.empty()) {
+    placeFace_.resize(triangles_.size());
+    for (size_t p = 0; p < placeFace_.size(); ++p) placeFace_[p] = int(p);
+  }
+  for (int& f : placeFace_) f = f >= 0 && size_t(f) < faceMap.size() ? faceMap[size_t(f)] : -1;
+}
+
 bool TriangleSet::reaches(const Tet& tet) const {
   const Aabb box = boxOf(tet);
-  if (triangles_.empty() || !box.overlaps(bounds_)) return false;
+  if (triangles_.empty() && beside_.empty()) return false;
+  if (!box.overlaps(bounds_)) return false;
   if (!indexed_ && indexWhenNear_) {
     tree_.build(boxes_);
     indexed_ = true;
   }
-  auto reachesInto = [&](int i) {
-    const Triangle& t = triangles_[size_t(i)];
-    return sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t);
-  };
+  auto reachesInto = [&](const Triangle& t) { return sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t); };
+  for (size_t i = 0; i < beside_.size(); ++i)
+    if (besideBoxes_[i].overlaps(box) && reachesInto(beside_[i])) return true;
   if (!indexed_) {
     for (size_t i = 0; i < boxes_.size(); ++i)
-      if (boxes_[i].overlaps(box) && reachesInto(int(i))) return true;
+      if (boxes_[i].overlaps(box) && reachesInto(triangles_[i])) return true;
     return false;
   }
   bool hit = false;
   tree_.query(box, [&](int i) {
-    if (!hit && reachesInto(i)) hit = true;
+    if (!hit && reachesInto(triangles_[size_t(i)])) hit = true;
   });
   return hit;
 }
@@ -171,9 +224,10 @@ std::vector<TriangleSet> obstacleTriangles(const ObstacleField& field) {
   return sets;
 }
 
-void SweepGuard::beginBatch(const Mesh& mesh, int batch) {
+void SweepGuard::beginBatch(const Mesh& mesh, int batch, const std::vector<int>& faceMap) {
   swept_.clear();
   mesh_ = &mesh;
+  if (batch_ >= 0 && batch != batch_) own_.followFaces(faceMap);
   batch_ = batch;
 }
 

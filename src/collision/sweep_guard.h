@@ -45,6 +45,13 @@ class TriangleSet {
   // build. A flip batch changes two faces per flip and keeps the count; the remesher reads the cloth again for every
   // batch, and building a tree each time was 4 % of skirt_walk's frame. Unindexed when the count changed.
   void reread(const Mesh& mesh);
+  // Follows the faces through a remesh batch: `faceMap` takes each face the set last read or followed to its index
+  // now (-1: removed; faces outside its image are new). The next reread() then keeps an indexed tree when the face
+  // count changed too: each face stays in the tree where the face it was sat (a tree is valid over any grouping of
+  // its triangles), removed faces leave empty places, and new faces are scanned beside the tree, box by box. A
+  // split or collapse batch changes a few dozen faces of thousands, and building the tree again after each was 3 %
+  // of skirt_walk's frame. The tree is built afresh once it has grown loose or many faces are beside it.
+  void followFaces(const std::vector<int>& faceMap);
   void buildIndex();
   bool indexed() const { return indexed_; }
   // Builds the tree at the first query that comes within the set's bounds instead of now: the other cloths' sets
@@ -56,8 +63,15 @@ class TriangleSet {
   const Aabb& bounds() const { return bounds_; }
 
  private:
-  std::vector<Triangle> triangles_;
-  std::vector<Aabb> boxes_;
+  // Read from a mesh, in the places of the faces they hold; and beside the tree (unused for a set of fixed triangles).
+  void readPlaces(const Mesh& mesh);
+  void readEveryFace(const Mesh& mesh);
+
+  std::vector<Triangle> triangles_;  // per place in the tree
+  std::vector<Aabb> boxes_;          // per place (empty when the place holds no face)
+  std::vector<int> placeFace_;       // per place: the mesh face it holds (-1: none; empty: every face in order)
+  std::vector<Triangle> beside_;     // the faces held by no place
+  std::vector<Aabb> besideBoxes_;
   mutable Bvh tree_;
   mutable bool indexed_ = false;
   bool indexWhenNear_ = false;
@@ -77,7 +91,8 @@ class SweepGuard {
   SweepGuard(std::vector<const TriangleSet*> fixed, bool checkOwn) : fixed_(std::move(fixed)), checkOwn_(checkOwn) {}
   // `batch` numbers the mesh state; the cloth's triangles are re-read (at the first allow()) only when it changed
   // since they were last read. `mesh` must outlive the batch.
-  void beginBatch(const Mesh& mesh, int batch);
+  // `faceMap` is the remesher's (SweepCheck::beginBatch): the faces before the batch that just finished to now.
+  void beginBatch(const Mesh& mesh, int batch, const std::vector<int>& faceMap = {});
   // True (and remembered) when nothing reaches into `sweep`; false counts as refused.
   bool allow(const std::vector<Tet>& sweep);
   int refused() const { return refused_; }

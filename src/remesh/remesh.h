@@ -23,11 +23,12 @@ struct RemeshParams {
 // uses collision/sweep_guard.h). A flip or a collapse keeps every node where it is but changes the surface between
 // them; `allow` gets the tetrahedra that change sweeps (world positions: a flip of edge ab with opposite nodes c, d
 // sweeps abcd; a collapse of u into v sweeps u v w w' for every triangle u w w' of u's fan that survives) and refuses
-// by returning false. `beginBatch` comes first in every flip or collapse batch with the mesh as it then is and the
-// count of batches finished so far (the mesh changed when that count did). A split keeps the surface exactly (the new
-// node is the edge's midpoint), so it is never asked about.
+// by returning false. `beginBatch` comes first in every batch with the mesh as it then is, the count of batches
+// finished so far (the mesh changed when that count did) and the face map of the last one finished (its faces when
+// it began -> their index now, -1 when removed; faces outside its image are new; empty before the first). A split
+// keeps the surface exactly (the new node is the edge's midpoint), so it is never asked about.
 struct SweepCheck {
-  std::function<void(const Mesh& mesh, int batchesFinished)> beginBatch;
+  std::function<void(const Mesh& mesh, int batchesFinished, const std::vector<int>& faceMap)> beginBatch;
   std::function<bool(const std::vector<std::array<Vec3, 4>>& sweep)> allow;
 };
 

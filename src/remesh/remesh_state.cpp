@@ -17,7 +17,7 @@ void RemeshState::beginBatch() {
   deadFace.assign(mesh.faces.size(), 0);
   lockedNode.assign(mesh.nodes.size(), 0);
   lockedFace.assign(mesh.faces.size(), 0);
-  if (sweepCheck && sweepCheck->beginBatch) sweepCheck->beginBatch(mesh, batches);
+  if (sweepCheck && sweepCheck->beginBatch) sweepCheck->beginBatch(mesh, batches, faceMap);
 }
 
 bool RemeshState::sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep) {
@@ -68,7 +68,8 @@ void finishBatch(RemeshState& s) {
   recordChanges(s);
   std::vector<char> keepFace(m.faces.size(), 1);
   for (size_t f = 0; f < s.deadFace.size(); ++f) keepFace[f] = !s.deadFace[f];
-  compactVector(m.faces, keepFace);
+  s.faceMap = compactVector(m.faces, keepFace);
+  s.faceMap.resize(std::min(s.faceMap.size(), s.facesAtBegin.size()));
 
   std::vector<char> keepVert(m.verts.size(), 0);
   for (const Face& f : m.faces)

@@ -28,6 +28,7 @@ struct RemeshState {
   std::vector<char> deadFace;       // per face, within a batch
   std::vector<char> lockedNode, lockedFace;  // touched by an operation of the current batch
   std::vector<Tri> facesAtBegin;    // per face: its verts when the batch began (to find what it changed)
+  std::vector<int> faceMap;         // the last finished batch's faces when it began -> now (-1: removed)
   int batches = 0;                  // finished batches (adjacency rebuilds)
   // Per node, carried through compaction (an entry missing counts as changed in the current batch):
   std::vector<int> changedIn;          // the last batch that changed a face around the node (-1: none)

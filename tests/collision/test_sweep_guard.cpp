@@ -9,7 +9,10 @@
 #include "collision/sweep_guard.h"
 #include "collision_fixtures.h"
 #include "mesh/generators.h"
+#include "remesh/collapse.h"
+#include "remesh/flip.h"
 #include "remesh/remesh.h"
+#include "remesh/split.h"
 
 using namespace adacloth;
 using adacloth::testing::groundSpec;
@@ -203,11 +206,58 @@ TEST_CASE("remeshing with the sweep guard does not cut through an obstacle; with
   Mesh guarded = roof(8);
   SweepGuard guard({&obstacle}, true);
   SweepCheck check;
-  check.beginBatch = [&](const Mesh& mesh, int batch) { guard.beginBatch(mesh, batch); };
+  check.beginBatch = [&](const Mesh& mesh, int batch, const std::vector<int>& faceMap) {
+    guard.beginBatch(mesh, batch, faceMap);
+  };
   check.allow = [&](const std::vector<Tet>& sweep) { return guard.allow(sweep); };
   const RemeshResult r = coarsen(guarded, &check);
   CHECK(r.collapses > 0);  // it still coarsens away from the ridge
   CHECK(r.refused > 0);
   CHECK(r.refused == guard.refused());
   CHECK_FALSE(cutsUnderRidge(guarded));
+}
+
+TEST_CASE("a cloth's triangle set followed through remesh batches answers as one read afresh", "[collision]") {
+  // Split, flip and collapse batches under a sizing field that changes between batches; after each, the set that
+  // followed the faces (keeping its tree while it can) and a set read afresh are asked about the same tetrahedra.
+  Mesh mesh = roof(16);
+  for (Node& n : mesh.nodes) n.x.z() += 0.05 * std::sin(13.0 * n.x.y());
+  mesh.updateGeometry();
+  RemeshState s(mesh);
+  s.protectedNode.assign(mesh.nodes.size(), 0);
+  s.originalNode.assign(mesh.nodes.size(), 0);
+  TriangleSet followed = TriangleSet::of(mesh);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> offset(-0.015, 0.015), lift(-0.03, 0.03);
+  int kept = 0, rebuilt = 0, hits = 0, misses = 0;
+  for (int batch = 0; batch < 90; ++batch) {
+    s.sizing.clear();
+    for (const Vert& v : mesh.verts)  // 4-9 cm, a pattern that drifts from batch to batch
+      s.sizing.push_back(Mat2::Identity() / std::pow(0.065 + 0.025 * std::sin(0.4 * batch + 9.0 * v.u.x()), 2));
+    const size_t facesBefore = mesh.faces.size();
+    const int changed = batch % 3 == 0 ? splitPass(s) : batch % 3 == 1 ? flipPass(s, RemeshParams()) :
+                                                                         collapsePass(s, RemeshParams());
+    if (changed == 0) continue;
+    followed.followFaces(s.faceMap);
+    followed.reread(mesh);
+    if (mesh.faces.size() != facesBefore) (followed.indexed() ? kept : rebuilt) += 1;
+    followed.buildIndex();
+    const TriangleSet fresh = TriangleSet::of(mesh);
+    std::uniform_int_distribution<int> pickFace(0, int(mesh.faces.size()) - 1);
+    for (int q = 0; q < 200; ++q) {
+      const int face = pickFace(rng);
+      const Tri n = mesh.faceNodes(face);
+      const Vec3 centre = (mesh.nodes[n[0]].x + mesh.nodes[n[1]].x + mesh.nodes[n[2]].x) / 3.0 +
+                          lift(rng) * mesh.faces[size_t(face)].normal;
+      Tet tet;
+      for (Vec3& p : tet) p = centre + Vec3(offset(rng), offset(rng), offset(rng));
+      const bool answer = fresh.reaches(tet);
+      REQUIRE(followed.reaches(tet) == answer);
+      (answer ? hits : misses) += 1;
+    }
+  }
+  CHECK(kept > 10);  // batches that changed the face count and kept the tree
+  CHECK(rebuilt > 0);
+  CHECK(hits > 500);
+  CHECK(misses > 500);
 }
