@@ -49,12 +49,12 @@ struct Scene {
   ObstaclePoses obstaclePoses;      // poses of `obstacles`, computed once per time asked for
   // The obstacles at the end of the latest step, for the step's obstacle contacts (moved from step to step).
   std::optional<ObstacleField> contactField;
-  // Time (s) of the poses the contact field was built at (NaN: none yet). A moved field answers like a new one only
-  // up to rounding (its trees keep the build's shape), so a resumed run rebuilds it at this time and moves it on.
+  // Time (s) of the poses the contact field was built at (NaN: none yet), kept in checkpoints. A moved field answers
+  // as a new one (ObstacleField::moveTo), so a resumed run needs it only to know whether there was a field.
   double contactFieldBuiltAt = std::numeric_limits<double>::quiet_NaN();
   // The obstacles at `frameFieldAt` (s), once per frame for the sizing's obstacle term, the frame's contact measures
-  // and the remesher's sweep guard (the same poses, so one field serves all three). Moved from frame to frame with
-  // its trees rebuilt, so it answers exactly as a field built anew (and as a resumed run's).
+  // and the remesher's sweep guard (the same poses, so one field serves all three). Moved from frame to frame; it
+  // answers exactly as a field built anew (and as a resumed run's).
   std::optional<ObstacleField> frameField;
   double frameFieldAt = std::numeric_limits<double>::quiet_NaN();
   double time = 0.0;  // s

@@ -163,13 +163,12 @@ Occluders viewOccluders(Scene& scene) {
   return occluders;
 }
 
-// The obstacles' field at the current time: built once per frame (a new build, not a moved field, so that a resumed
-// run answers the same), shared by the sizing and the contact measures.
+// The obstacles' field at the current time: the last frame's field moved (it answers as a new one, so a resumed run
+// answers the same), shared by the sizing and the contact measures.
 const ObstacleField& frameObstacleField(Scene& scene) {
   if (!scene.frameField || scene.frameFieldAt != scene.time) {
-    // The last frame's field keeps the meshes' adjacency; its trees are rebuilt, so it answers as a new one.
     const std::vector<ObstaclePose>& poses = scene.obstaclePoses.at(scene.obstacles, scene.time);
-    if (!scene.frameField || !scene.frameField->moveTo(poses, true)) scene.frameField.emplace(poses);
+    if (!scene.frameField || !scene.frameField->moveTo(poses)) scene.frameField.emplace(poses);
     scene.frameFieldAt = scene.time;
   }
   return *scene.frameField;

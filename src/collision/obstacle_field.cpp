@@ -61,7 +61,7 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
   }
 }
 
-bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses, bool rebuildTrees) {
+bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
   size_t mesh = 0, plane = 0;
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) {
@@ -77,7 +77,7 @@ bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses, bool rebuildT
   mesh = plane = 0;
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) planes_[plane++] = {pose.planePoint, pose.planeNormal};
-    else place(meshes_[mesh++], pose.x, !rebuildTrees);
+    else place(meshes_[mesh++], pose.x, true);
   }
   return true;
 }
@@ -90,7 +90,7 @@ void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
     box = Aabb();
     for (int node : m.faces[f]) box.add(m.x[node]);
   }
-  if (refit) m.tree.refit(m.faceBox);
+  if (refit) m.tree.update(m.faceBox.data(), m.faceBox.size());
   else m.tree.build(m.faceBox);
 }
 
@@ -133,18 +133,25 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
       bestAbs = std::max(h, 0.0);
     }
   }
+  // The answer must not depend on the tree (a moved field refits its trees, a new one builds them): of the faces at
+  // the least distance, the lowest-numbered one answers, and the bound the traversal prunes by is widened by a hair
+  // so that every such face is visited whatever the grouping (a face's computed distance is within rounding of its
+  // box's, and a box holding it is never farther).
+  constexpr double kTieSlack = 1.0 + 1e-9;
   for (const MeshData& m : meshes_) {
     int bestFace = -1;
     TriangleClosest bestHit;
-    m.tree.nearest(x, bestAbs * bestAbs, [&](int f) {
+    m.tree.nearest(x, bestAbs * bestAbs * kTieSlack, [&](int f) {
       const Tri& t = m.faces[f];
       TriangleClosest c = closestOnTriangle(x, m.x[t[0]], m.x[t[1]], m.x[t[2]]);
-      if (c.distance <= bestAbs && (bestFace < 0 || c.distance < bestHit.distance)) {
+      const bool better = bestFace < 0 || c.distance < bestHit.distance ||
+                          (c.distance == bestHit.distance && f < bestFace);
+      if (c.distance <= bestAbs && better) {
         bestFace = f;
         bestHit = c;
         bestAbs = c.distance;
       }
-      return bestAbs * bestAbs;
+      return bestAbs * bestAbs * kTieSlack;
     });
     if (bestFace < 0) continue;
     const Tri& t = m.faces[bestFace];

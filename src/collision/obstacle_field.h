@@ -15,13 +15,12 @@ namespace adacloth {
 class ObstacleField {
  public:
   explicit ObstacleField(const std::vector<ObstaclePose>& poses);
-  // Moves the field to other poses of the same obstacles (as the simulation does every step): positions and normals
-  // are recomputed and the face trees refitted, not rebuilt (building them was a third of cape_run's frame when it
-  // was done every step). Returns false, changing nothing, when `poses` are not of the field's obstacles and
-  // meshes; construct a new field then. Answers agree with a new field's up to rounding (where two faces share the
-  // nearest point, the refitted tree may find the other one first). With `rebuildTrees` the trees are built anew
-  // instead: the field then answers bit for bit as a new one, without redoing the meshes' adjacency.
-  bool moveTo(const std::vector<ObstaclePose>& poses, bool rebuildTrees = false);
+  // Moves the field to other poses of the same obstacles (as the simulation does every step and every frame):
+  // positions are replaced and the face trees refitted, or built again once loose (Bvh::update; building them was a
+  // third of cape_run's frame when it was done every step). Returns false, changing nothing, when `poses` are not of
+  // the field's obstacles and meshes; construct a new field then. Answers are bit for bit a new field's: nearest()
+  // does not depend on how a tree groups the faces.
+  bool moveTo(const std::vector<ObstaclePose>& poses);
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than
   // maxDistance is not found either: pass a large maxDistance to measure penetration).
@@ -49,7 +48,7 @@ class ObstacleField {
     std::vector<Aabb> faceBox;                   // scratch of place(), kept to avoid reallocating
     Bvh tree;
   };
-  // Sets m's positions to x and recomputes its tree (built anew, or refitted with `refit`).
+  // Sets m's positions to x and recomputes its tree (built anew, or with `refit` refitted while it stays tight).
   static void place(MeshData& m, const std::vector<Vec3>& x, bool refit);
   // The pseudo-normals of a query's nearest feature, computed for that feature alone: the field moves every step
   // and answers a few thousand queries, and computing every face's and edge's normal at each move was most of
