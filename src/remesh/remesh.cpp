@@ -23,6 +23,7 @@ RemeshState startState(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const 
   s.protectedNode.resize(mesh.nodes.size(), 0);
   s.originalNode.resize(mesh.nodes.size());
   for (size_t i = 0; i < mesh.nodes.size(); ++i) s.originalNode[i] = int(i);
+  s.changedIn.assign(mesh.nodes.size(), -1);  // the first flip scan and collapse pass examine every edge anyway
   return s;
 }
 

@@ -61,6 +61,7 @@ void recordChanges(RemeshState& s) {
     if (known) mark(s.facesAtBegin[f]);
   }
 }
+
 }  // namespace
 
 void finishBatch(RemeshState& s) {

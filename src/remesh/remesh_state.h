@@ -30,7 +30,7 @@ struct RemeshState {
   std::vector<Tri> facesAtBegin;    // per face: its verts when the batch began (to find what it changed)
   std::vector<int> faceMap;         // the last finished batch's faces when it began -> now (-1: removed)
   int batches = 0;                  // finished batches (adjacency rebuilds)
-  // Per node, carried through compaction (an entry missing counts as changed in the current batch):
+  // Per node, carried through compaction (a node without an entry counts as changed in the current batch):
   std::vector<int> changedIn;          // the last batch that changed a face around the node (-1: none)
   std::vector<int> collapsesRefutedAt; // a batch at whose start the node's collapses along edges whose ends the
                                        // batch did not change were all invalid (-1: not known)
