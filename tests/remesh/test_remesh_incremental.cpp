@@ -10,7 +10,6 @@
 #include "remesh/flip.h"
 #include "remesh/split.h"
 #include "remesh_fixtures.h"
-#include "sizing/tensor.h"
 
 using namespace adacloth;
 using namespace adacloth::testing;
