@@ -129,12 +129,12 @@ TriangleSet TriangleSet::of(const Mesh& mesh, bool indexed) {
 }
 
 void TriangleSet::reread(const Mesh& mesh) {
-  // Faces beside the tree are scanned at every query: past this many (or an eighth of the faces) a build pays.
-  constexpr size_t kBesideMax = 64;
+  // Faces beside the tree are scanned at every query: past an eighth of the faces (at least 64, at most 1024, so
+  // that a large cloth's queries stay short) a build pays.
+  const size_t besideMax = std::clamp<size_t>(mesh.faces.size() / 8, 64, 1024);
   if (!placeFace_.empty() && indexed_) {
     readPlaces(mesh);
-    if (beside_.size() <= std::max(kBesideMax, mesh.faces.size() / 8) && tree_.refit(boxes_) <= Bvh::kLooseRefit)
-      return;
+    if (beside_.size() <= besideMax && tree_.refit(boxes_) <= Bvh::kLooseRefit) return;
   }
   readEveryFace(mesh);
 }
