@@ -117,33 +117,37 @@ void Mesh::buildAdjacency() {
   buildEdges(*this);
 }
 
+void Mesh::updateFaceGeometry(int f) {
+  Face& face = faces[f];
+  const Vec2& u0 = verts[face.verts[0]].u;
+  Mat2 Dm;
+  Dm.col(0) = verts[face.verts[1]].u - u0;
+  Dm.col(1) = verts[face.verts[2]].u - u0;
+  double det = Dm.determinant();
+  face.materialArea = 0.5 * det;
+  face.DmInv = det != 0.0 ? Mat2(Dm.inverse()) : Mat2::Zero();
+  Tri n = faceNodes(f);
+  Vec3 cross = (nodes[n[1]].x - nodes[n[0]].x).cross(nodes[n[2]].x - nodes[n[0]].x);
+  double len = cross.norm();
+  face.worldArea = 0.5 * len;
+  face.normal = len > 0.0 ? Vec3(cross / len) : Vec3::Zero();
+}
+
+void Mesh::updateNodeNormal(int i) {
+  Vec3 sum = Vec3::Zero();
+  for (int v : nodes[i].verts)
+    for (int f : verts[v].faces) sum += faces[f].worldArea * faces[f].normal;
+  double len = sum.norm();
+  nodes[i].normal = len > 0.0 ? Vec3(sum / len) : Vec3::Zero();
+}
+
 void Mesh::updateGeometry() {
   const int nf = int(faces.size());
 #pragma omp parallel for schedule(static)
-  for (int f = 0; f < nf; ++f) {
-    Face& face = faces[f];
-    const Vec2& u0 = verts[face.verts[0]].u;
-    Mat2 Dm;
-    Dm.col(0) = verts[face.verts[1]].u - u0;
-    Dm.col(1) = verts[face.verts[2]].u - u0;
-    double det = Dm.determinant();
-    face.materialArea = 0.5 * det;
-    face.DmInv = det != 0.0 ? Mat2(Dm.inverse()) : Mat2::Zero();
-    Tri n = faceNodes(f);
-    Vec3 cross = (nodes[n[1]].x - nodes[n[0]].x).cross(nodes[n[2]].x - nodes[n[0]].x);
-    double len = cross.norm();
-    face.worldArea = 0.5 * len;
-    face.normal = len > 0.0 ? Vec3(cross / len) : Vec3::Zero();
-  }
+  for (int f = 0; f < nf; ++f) updateFaceGeometry(f);
   const int nn = int(nodes.size());
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < nn; ++i) {
-    Vec3 sum = Vec3::Zero();
-    for (int v : nodes[i].verts)
-      for (int f : verts[v].faces) sum += faces[f].worldArea * faces[f].normal;
-    double len = sum.norm();
-    nodes[i].normal = len > 0.0 ? Vec3(sum / len) : Vec3::Zero();
-  }
+  for (int i = 0; i < nn; ++i) updateNodeNormal(i);
 }
 
 void Mesh::computeMasses(double areaDensity) {

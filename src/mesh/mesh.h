@@ -69,6 +69,10 @@ class Mesh {
   void buildAdjacency();
   // Recomputes Dm^-1, areas and normals of faces and node normals from current positions.
   void updateGeometry();
+  // The same for one face, and one node's normal from its faces' (computed first): a caller that knows which faces
+  // changed (the remesher, after a batch) recomputes only those, with the same result.
+  void updateFaceGeometry(int face);
+  void updateNodeNormal(int node);
   // Lumped node masses: each face gives a third of materialArea x density to each of its nodes.
   void computeMasses(double areaDensity);
 

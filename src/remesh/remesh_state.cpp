@@ -91,7 +91,15 @@ void finishBatch(RemeshState& s) {
   for (Vert& v : m.verts) v.node = nodeMap[v.node];
 
   m.buildAdjacency();
-  m.updateGeometry();
+  // Only faces with a changed node, and the changed nodes' normals, can differ from before the batch (a node's
+  // normal sums its faces, each of which has all its nodes marked when it changed).
+  for (size_t f = 0; f < m.faces.size(); ++f) {
+    const Tri n = m.faceNodes(int(f));
+    if (s.changedSince(n[0], s.batches) || s.changedSince(n[1], s.batches) || s.changedSince(n[2], s.batches))
+      m.updateFaceGeometry(int(f));
+  }
+  for (size_t n = 0; n < m.nodes.size(); ++n)
+    if (s.changedSince(int(n), s.batches)) m.updateNodeNormal(int(n));
   s.deadFace.assign(m.faces.size(), 0);
   ++s.batches;
 }

@@ -136,7 +136,7 @@ TEST_CASE("flip and collapse passes that re-examine only what changed match pass
 
 TEST_CASE("an edge whose ends no batch marked answers the remesher's tests as before", "[remesh]") {
   // Random single operations, each its own batch; after each, every edge still present whose ends are unmarked since
-  // an earlier batch must give that batch's answers.
+  // an earlier batch must give that batch's answers, and the geometry is as a full recomputation gives it.
   std::mt19937 rng(8);
   Mesh mesh = makeSeamedSheet(0.5, 0.5, 8, 8);
   makeWavy(mesh, rng);
@@ -194,6 +194,16 @@ TEST_CASE("an edge whose ends no batch marked answers the remesher's tests as be
       collapseEdge(s, e, removed);
     }
     finishBatch(s);
+    // finishBatch recomputes the geometry of the faces and nodes the batch marked only: as a full recomputation.
+    Mesh full = mesh;
+    full.updateGeometry();
+    for (size_t f = 0; f < mesh.faces.size(); ++f) {
+      REQUIRE(mesh.faces[f].materialArea == full.faces[f].materialArea);
+      REQUIRE(mesh.faces[f].DmInv == full.faces[f].DmInv);
+      REQUIRE(mesh.faces[f].worldArea == full.faces[f].worldArea);
+      REQUIRE(mesh.faces[f].normal == full.faces[f].normal);
+    }
+    for (size_t n = 0; n < mesh.nodes.size(); ++n) REQUIRE(mesh.nodes[n].normal == full.nodes[n].normal);
   }
   CHECK(s.batches > 200);
   CHECK(checked > 10000);
