@@ -7,11 +7,14 @@
 
 namespace adacloth {
 
-void RemeshState::beginBatch() {
-  // Nodes without a history (made by hand, as in tests) count as changed now.
+void RemeshState::recordNewNodes() {
   changedIn.resize(mesh.nodes.size(), batches);
   collapsesRefutedAt.resize(mesh.nodes.size(), -1);
   flipCandidateEnd.resize(mesh.nodes.size(), 0);
+}
+
+void RemeshState::beginBatch() {
+  recordNewNodes();  // nodes without a history (a state made by hand, as in tests)
   facesAtBegin.resize(mesh.faces.size());
   for (size_t f = 0; f < mesh.faces.size(); ++f) facesAtBegin[f] = mesh.faces[f].verts;
   deadFace.assign(mesh.faces.size(), 0);
@@ -47,9 +50,7 @@ std::vector<int> compactVector(std::vector<T>& items, const std::vector<char>& k
 // made in the batch are added.
 void recordChanges(RemeshState& s) {
   const Mesh& m = s.mesh;
-  s.changedIn.resize(m.nodes.size(), s.batches);
-  s.collapsesRefutedAt.resize(m.nodes.size(), -1);
-  s.flipCandidateEnd.resize(m.nodes.size(), 0);
+  s.recordNewNodes();  // the batch's splits made nodes
   auto mark = [&](const Tri& verts) {
     for (int v : verts) s.changedIn[size_t(m.verts[v].node)] = s.batches;
   };

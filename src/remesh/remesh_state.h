@@ -40,6 +40,8 @@ struct RemeshState {
   int refused = 0;                  // operations the sweep check refused
 
   void beginBatch();
+  // Gives every node an entry in the per-node change records (a new one counts as changed in the current batch).
+  void recordNewNodes();
   // Whether a face around `node` changed in batch `batch` or later.
   bool changedSince(int node, int batch) const { return changedIn[size_t(node)] >= batch; }
   // Asks the sweep check (if any) whether an operation sweeping `sweep` may go ahead; counts refusals.
