@@ -105,7 +105,7 @@ void overlappingFaces(const CollisionMesh& w, const CollisionParams& p, const Fa
     auto between = [&](const CollisionMesh::Body& B) {
       return [&, offA = A.firstFace, offB = B.firstFace](int i, int j) { visit(offA + i, offB + j); };
     };
-    const Bvh& tree = trees.trees[a];
+    const WideBvh& tree = trees.trees[a];
     if (pairsBodies(w, p, a, a)) tree.selfOverlaps(between(A), grow);
     for (size_t b = a + 1; b < w.bodies.size(); ++b)
       if (pairsBodies(w, p, a, b)) tree.overlaps(trees.trees[b], between(w.bodies[b]), grow);

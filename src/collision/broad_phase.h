@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "collision/bvh.h"
+#include "collision/wide_bvh.h"
 #include "collision/candidates.h"
 #include "collision/collision_mesh.h"
 
@@ -53,7 +54,7 @@ Vec3 commonDisplacement(const CollisionState& s);
 // Per body of the collision mesh, a tree over its face boxes, kept from step to step: refitted when the body keeps
 // its faces, rebuilt at its next update when it is marked stale (its faces changed, see changedBodies()).
 struct FaceTrees {
-  std::vector<Bvh> trees;
+  std::vector<WideBvh> trees;
   std::vector<char> stale;  // per body: 1 = rebuild at the next update
 };
 

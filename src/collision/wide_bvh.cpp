@@ -1,0 +1,144 @@
+#include "collision/wide_bvh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+
+namespace adacloth {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// A float at most x (at least x): the nearest float, moved by more than its rounding (at most 2^-24 of it) without a
+// branch. The refit converts every primitive's box every step.
+float roundedDown(double x) {
+  const float f = float(x);
+  return f - (std::fabs(f) * 2.4e-7f + 1e-30f);
+}
+
+float roundedUp(double x) {
+  const float f = float(x);
+  return f + (std::fabs(f) * 2.4e-7f + 1e-30f);
+}
+
+double halfArea(const float lo[3], const float hi[3]) {
+  const double dx = double(hi[0]) - lo[0], dy = double(hi[1]) - lo[1], dz = double(hi[2]) - lo[2];
+  if (dx < 0 || dy < 0 || dz < 0) return 0.0;
+  return dx * dy + dy * dz + dz * dx;
+}
+
+}  // namespace
+
+float WideBvh::grownBy(double grow) { return roundedUp(2.0 * std::max(grow, 0.0)); }
+
+void WideBvh::build(const Aabb* boxes, size_t count) {
+  nodes_.clear();
+  primitives_ = count;
+  root_ = {kNone, {}};
+  builtArea_ = 0;
+  if (count == 0) return;
+  std::vector<Vec3> centres(count);
+  ids_.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    ids_[i] = int(i);
+    centres[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
+  }
+  if (count == 1) {
+    root_.ref = -2;
+  } else {
+    nodes_.reserve(count / 2 + 1);
+    root_.ref = buildRange(centres, 0, int(count));
+  }
+  builtArea_ = refitArea(boxes);
+}
+
+// Sorts [begin, end) of ids_ about its median along the longest axis of its centres (ties broken by index, so that
+// the tree does not depend on the standard library's nth_element) and returns the median's place.
+int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end) {
+  Aabb spread;
+  for (int i = begin; i < end; ++i) spread.add(centres[ids_[i]]);
+  int axis;
+  (spread.hi - spread.lo).maxCoeff(&axis);
+  const int mid = (begin + end) / 2;
+  keys_.resize(end - begin);
+  for (int i = begin; i < end; ++i) keys_[i - begin] = {centres[ids_[i]][axis], ids_[i]};
+  std::nth_element(keys_.begin(), keys_.begin() + (mid - begin), keys_.end(), [](const auto& a, const auto& b) {
+    return a.first < b.first || (a.first == b.first && a.second < b.second);
+  });
+  for (int i = begin; i < end; ++i) ids_[i] = keys_[i - begin].second;
+  return mid;
+}
+
+// A node over [begin, end) (two primitives or more): its range split in two, and each half of two or more in two
+// again, gives its two to four children.
+int WideBvh::buildRange(const std::vector<Vec3>& centres, int begin, int end) {
+  const int index = int(nodes_.size());
+  nodes_.emplace_back();
+  int bounds[5], parts = 0;  // child c covers [bounds[c], bounds[c + 1])
+  bounds[0] = begin;
+  if (end - begin <= 4) {
+    for (int i = begin + 1; i <= end; ++i) bounds[++parts] = i;
+  } else {
+    const int mid = splitRange(centres, begin, end);
+    for (const auto& [b, e] : {std::pair<int, int>{begin, mid}, {mid, end}}) {
+      if (e - b >= 2) bounds[++parts] = splitRange(centres, b, e);
+      bounds[++parts] = e;
+    }
+  }
+  int child[4] = {kNone, kNone, kNone, kNone};
+  for (int c = 0; c < parts; ++c) {
+    const int b = bounds[c], e = bounds[c + 1];
+    child[c] = e - b == 1 ? -2 - ids_[b] : buildRange(centres, b, e);
+  }
+  for (int c = 0; c < 4; ++c) nodes_[index].child[c] = child[c];
+  return index;
+}
+
+double WideBvh::refit(const Aabb* boxes) {
+  const double area = refitArea(boxes);
+  return builtArea_ > 0 ? area / builtArea_ : 1.0;
+}
+
+double WideBvh::refitArea(const Aabb* boxes) {
+  if (root_.ref == kNone) return 0.0;
+  auto primitiveBox = [&](int primitive, Box& b) {
+    for (int k = 0; k < 3; ++k) {
+      b.lo[k] = roundedDown(boxes[primitive].lo[k]);
+      b.hi[k] = roundedUp(boxes[primitive].hi[k]);
+    }
+  };
+  // The union of a node's child boxes (empty slots hold +inf / -inf and drop out).
+  auto unionOf = [](const Node& n, Box& b) {
+    for (int k = 0; k < 3; ++k) {
+      b.lo[k] = std::min(std::min(n.lo[k][0], n.lo[k][1]), std::min(n.lo[k][2], n.lo[k][3]));
+      b.hi[k] = std::max(std::max(n.hi[k][0], n.hi[k][1]), std::max(n.hi[k][2], n.hi[k][3]));
+    }
+  };
+  // Children come after their parent, so a reverse sweep sees children first.
+  double area = 0;
+  for (int i = int(nodes_.size()) - 1; i >= 0; --i) {
+    Node& n = nodes_[i];
+    for (int c = 0; c < 4; ++c) {
+      Box b;
+      if (n.child[c] == kNone) {
+        for (int k = 0; k < 3; ++k) b.lo[k] = kInf, b.hi[k] = -kInf;
+      } else if (n.child[c] < 0) {
+        primitiveBox(primitiveOf(n.child[c]), b);
+      } else {
+        unionOf(nodes_[n.child[c]], b);
+        area += halfArea(b.lo, b.hi);
+      }
+      for (int k = 0; k < 3; ++k) n.lo[k][c] = b.lo[k], n.hi[k][c] = b.hi[k];
+    }
+  }
+  if (root_.ref >= 0) {
+    unionOf(nodes_[root_.ref], root_.box);
+    area += halfArea(root_.box.lo, root_.box.hi);
+  } else {
+    primitiveBox(primitiveOf(root_.ref), root_.box);
+  }
+  return area;
+}
+
+}  // namespace adacloth
