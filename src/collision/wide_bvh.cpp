@@ -48,18 +48,60 @@ void WideBvh::build(const Aabb* boxes, size_t count) {
     root_.ref = -2;
   } else {
     nodes_.reserve(count / 2 + 1);
+    buildBoxes_ = boxes;
     root_.ref = buildRange(centres, 0, int(count));
   }
   builtArea_ = refitArea(boxes);
 }
 
-// Sorts [begin, end) of ids_ about its median along the longest axis of its centres (ties broken by index, so that
-// the tree does not depend on the standard library's nth_element) and returns the median's place.
+// Splits [begin, end) of ids_ in two along the longest axis of its centres where the surface area heuristic
+// (binned) says, and returns the place of the split; the median when the bins cannot split it.
 int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end) {
   Aabb spread;
   for (int i = begin; i < end; ++i) spread.add(centres[ids_[i]]);
   int axis;
-  (spread.hi - spread.lo).maxCoeff(&axis);
+  const double extent = (spread.hi - spread.lo).maxCoeff(&axis);
+  constexpr int kBins = 16;
+  if (end - begin > 8 && extent > 0) {
+    auto binOf = [&](int id) {
+      return std::min(kBins - 1, int((centres[id][axis] - spread.lo[axis]) / extent * kBins));
+    };
+    Aabb bin[kBins];
+    int count[kBins] = {};
+    for (int i = begin; i < end; ++i) {
+      const int b = binOf(ids_[i]);
+      bin[b].add(buildBoxes_[ids_[i]]);
+      ++count[b];
+    }
+    auto area = [](const Aabb& a) {
+      const Vec3 d = a.hi - a.lo;
+      return (d.array() < 0.0).any() ? 0.0 : d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
+    };
+    double leftCost[kBins];
+    Aabb grown;
+    int n = 0;
+    for (int b = 0; b < kBins - 1; ++b) {
+      grown.add(bin[b]);
+      n += count[b];
+      leftCost[b] = area(grown) * n;
+    }
+    grown = Aabb();
+    n = 0;
+    int best = -1;
+    double bestCost = std::numeric_limits<double>::infinity();
+    for (int b = kBins - 1; b > 0; --b) {
+      grown.add(bin[b]);
+      n += count[b];
+      const double cost = leftCost[b - 1] + area(grown) * n;
+      if (n < end - begin && n > 0 && cost < bestCost) bestCost = cost, best = b - 1;
+    }
+    if (best >= 0) {
+      const int mid = int(std::stable_partition(ids_.begin() + begin, ids_.begin() + end,
+                                                [&](int id) { return binOf(id) <= best; }) -
+                          ids_.begin());
+      if (mid > begin && mid < end) return mid;
+    }
+  }
   const int mid = (begin + end) / 2;
   keys_.resize(end - begin);
   for (int i = begin; i < end; ++i) keys_[i - begin] = {centres[ids_[i]][axis], ids_[i]};

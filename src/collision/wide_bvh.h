@@ -82,6 +82,7 @@ class WideBvh {
   std::vector<Node> nodes_;  // root at 0 (when there are two primitives or more), children after their parent
   Item root_{kNone, {}};
   std::vector<int> ids_;                      // build scratch
+  const Aabb* buildBoxes_ = nullptr;          // during a build: the primitives' boxes
   std::vector<std::pair<double, int>> keys_;  // build scratch: one range's split coordinates and ids
   size_t primitives_ = 0;
   double builtArea_ = 0;
