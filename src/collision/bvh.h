@@ -19,8 +19,12 @@ struct Aabb {
   bool overlaps(const Aabb& b) const { return (lo.array() <= b.hi.array()).all() && (b.lo.array() <= hi.array()).all(); }
   // overlaps() of the two boxes each grown by `grow` (m), rounded as inflate() rounds: the same answer bit for bit.
   // Boxes kept ungrown serve tests at several reaches (the collision phase's thickness and CCD tolerance).
+  // Written out without a branch per axis: most tests of a broad phase's primitive pairs fail on some axis, and
+  // branches that stop early mispredicted most of them.
   bool overlapsGrown(const Aabb& b, double grow) const {
-    return (lo.array() - grow <= b.hi.array() + grow).all() && (b.lo.array() - grow <= hi.array() + grow).all();
+    bool overlap = true;
+    for (int k = 0; k < 3; ++k) overlap &= (lo[k] - grow <= b.hi[k] + grow) & (b.lo[k] - grow <= hi[k] + grow);
+    return overlap;
   }
   // Squared distance (m^2) from p to the box; 0 inside.
   double squaredDistance(const Vec3& p) const { return (lo - p).cwiseMax(p - hi).cwiseMax(0.0).squaredNorm(); }
