@@ -161,8 +161,11 @@ void updateTrees(const CollisionMesh& w, const std::vector<Aabb>& faceBox, FaceT
     const CollisionMesh::Body& body = w.bodies[b];
     // A character's trees are kept from frame to frame (changedBodies()) while its limbs swing: rebuilt when loose.
     const Aabb* boxes = faceBox.data() + body.firstFace;
-    if (trees.stale[b]) trees.trees[b].build(boxes, size_t(body.faceCount));
-    else trees.trees[b].update(boxes, size_t(body.faceCount));
+    // A cloth's tree knows its faces' nodes, so that its self traversal leaves out neighbouring faces (their pairs
+    // come from CollisionMesh::neighbourPairs). A renumbering of the nodes keeps which faces share one.
+    const Tri* corners = body.cloth >= 0 ? w.faces.data() + body.firstFace : nullptr;
+    if (trees.stale[b]) trees.trees[b].build(boxes, size_t(body.faceCount), corners);
+    else trees.trees[b].update(boxes, size_t(body.faceCount), corners);
     trees.stale[b] = 0;
   }
 }

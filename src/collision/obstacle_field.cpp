@@ -91,7 +91,8 @@ void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
     for (int node : m.faces[f]) box.add(m.x[node]);
   }
   if (refit) m.tree.update(m.faceBox.data(), m.faceBox.size());
-  else m.tree.build(m.faceBox);
+  else m.tree.build(m.faceBox.data(), m.faceBox.size());
+  m.surfaceTreeCurrent = false;
 }
 
 Vec3 ObstacleField::faceNormal(const MeshData& m, int f) {
@@ -108,7 +109,11 @@ Vec3 ObstacleField::edgeNormal(const MeshData& m, int e) {
 
 std::vector<ObstacleField::MeshSurface> ObstacleField::meshSurfaces() const {
   std::vector<MeshSurface> out;
-  for (const MeshData& m : meshes_) out.push_back({m.x, m.faces, m.tree});
+  for (const MeshData& m : meshes_) {
+    if (!m.surfaceTreeCurrent) m.surfaceTree.update(m.faceBox.data(), m.faceBox.size());
+    m.surfaceTreeCurrent = true;
+    out.push_back({m.x, m.faces, m.surfaceTree});
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collision/bvh.h"
+#include "collision/wide_bvh.h"
 #include "collision/obstacle.h"
 #include "sizing/proximity.h"
 
@@ -16,10 +17,10 @@ class ObstacleField {
  public:
   explicit ObstacleField(const std::vector<ObstaclePose>& poses);
   // Moves the field to other poses of the same obstacles (as the simulation does every step and every frame):
-  // positions are replaced and the face trees refitted, or built again once loose (Bvh::update; building them was a
-  // third of cape_run's frame when it was done every step). Returns false, changing nothing, when `poses` are not of
-  // the field's obstacles and meshes; construct a new field then. Answers are bit for bit a new field's: nearest()
-  // does not depend on how a tree groups the faces.
+  // positions are replaced and the face trees refitted, or built again once loose (WideBvh::update; building them
+  // was a third of cape_run's frame when it was done every step). Returns false, changing nothing, when `poses` are
+  // not of the field's obstacles and meshes; construct a new field then. Answers are bit for bit a new field's:
+  // nearest() does not depend on how a tree groups the faces.
   bool moveTo(const std::vector<ObstaclePose>& poses);
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than
@@ -27,8 +28,10 @@ class ObstacleField {
   std::optional<ProximitySample> nearest(const Vec3& x, double maxDistance) const;
   bool empty() const { return meshes_.empty() && planes_.empty(); }
 
-  // A mesh obstacle's surface as the field holds it: positions, faces and the tree over the faces' boxes (exact, not
+  // A mesh obstacle's surface as the field holds it: positions, faces and a tree over the faces' boxes (exact, not
   // grown). Other queries about the same surfaces at the same instant read it instead of building their own trees.
+  // The tree is brought up to date here, not at every move (the remesher's sweep guard asks once a frame, the field
+  // moves every step): not to be called from two threads at once.
   struct MeshSurface {
     const std::vector<Vec3>& x;
     const std::vector<Tri>& faces;
@@ -45,8 +48,10 @@ class ObstacleField {
     std::vector<int> edgeFaceStart, edgeFaces;      // faces along each edge, ascending, once per side (CSR)
     std::vector<std::array<int, 2>> edges;       // sorted
     std::vector<std::array<int, 3>> faceEdge;    // index in `edges` of each face's edges (t0 t1, t1 t2, t2 t0)
-    std::vector<Aabb> faceBox;                   // scratch of place(), kept to avoid reallocating
-    Bvh tree;
+    std::vector<Aabb> faceBox;                   // the faces' boxes at the current positions
+    WideBvh tree;                                // for nearest()
+    mutable Bvh surfaceTree;                     // for meshSurfaces(), updated when asked
+    mutable bool surfaceTreeCurrent = false;
   };
   // Sets m's positions to x and recomputes its tree (built anew, or with `refit` refitted while it stays tight).
   static void place(MeshData& m, const std::vector<Vec3>& x, bool refit);

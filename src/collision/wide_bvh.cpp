@@ -32,10 +32,11 @@ double halfArea(const float lo[3], const float hi[3]) {
 
 float WideBvh::grownBy(double grow) { return roundedUp(2.0 * std::max(grow, 0.0)); }
 
-void WideBvh::build(const Aabb* boxes, size_t count) {
+void WideBvh::build(const Aabb* boxes, size_t count, const Tri* corners) {
   nodes_.clear();
   primitives_ = count;
-  root_ = {kNone, {}};
+  root_ = {kNone, {}, {-1, -1, -1}};
+  hasCorners_ = corners != nullptr;
   builtArea_ = 0;
   if (count == 0) return;
   std::vector<Vec3> centres(count);
@@ -49,7 +50,7 @@ void WideBvh::build(const Aabb* boxes, size_t count) {
   } else {
     nodes_.reserve(count / 2 + 1);
     buildBoxes_ = boxes;
-    root_.ref = buildRange(centres, 0, int(count));
+    root_.ref = buildRange(centres, corners, 0, int(count));
   }
   builtArea_ = refitArea(boxes);
 }
@@ -114,7 +115,7 @@ int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end) {
 
 // A node over [begin, end) (two primitives or more): its range split in two, and each half of two or more in two
 // again, gives its two to four children.
-int WideBvh::buildRange(const std::vector<Vec3>& centres, int begin, int end) {
+int WideBvh::buildRange(const std::vector<Vec3>& centres, const Tri* corners, int begin, int end) {
   const int index = int(nodes_.size());
   nodes_.emplace_back();
   int bounds[5], parts = 0;  // child c covers [bounds[c], bounds[c + 1])
@@ -131,9 +132,14 @@ int WideBvh::buildRange(const std::vector<Vec3>& centres, int begin, int end) {
   int child[4] = {kNone, kNone, kNone, kNone};
   for (int c = 0; c < parts; ++c) {
     const int b = bounds[c], e = bounds[c + 1];
-    child[c] = e - b == 1 ? -2 - ids_[b] : buildRange(centres, b, e);
+    child[c] = e - b == 1 ? -2 - ids_[b] : buildRange(centres, corners, b, e);
   }
-  for (int c = 0; c < 4; ++c) nodes_[index].child[c] = child[c];
+  Node& node = nodes_[index];
+  for (int c = 0; c < 4; ++c) {
+    node.child[c] = child[c];
+    const bool primitive = child[c] < kNone;
+    for (int k = 0; k < 3; ++k) node.corner[k][c] = corners && primitive ? corners[primitiveOf(child[c])][k] : -1;
+  }
   return index;
 }
 

@@ -2,6 +2,7 @@
 // further apart than the rounding to floats allows; at boxes exactly at the reach, at large coordinates, after refits.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <map>
 #include <random>
 #include <utility>
@@ -127,5 +128,79 @@ TEST_CASE("a refitted wide bvh follows its boxes, and rebuilds once loose", "[co
     checkVisits(
         both, int(a.size()), int(b.size()), [&](int i, int j) { return a[i].overlapsGrown(b[j], 0.001); },
         [&](int i, int j) { return a[i].overlapsGrown(b[j], 0.001 + 1e-5); });
+  }
+}
+
+TEST_CASE("wide bvh nearest visits every box within the bound", "[collision][bvh]") {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> pos(-0.2, 1.2);
+  for (double offset : {0.0, 3.0, 1000.0}) {
+    INFO("offset " << offset);
+    for (int count : {1, 2, 5, 300}) {
+      const std::vector<Aabb> boxes = randomBoxes(count, 30 + count, offset);
+      WideBvh tree;
+      tree.build(boxes.data(), boxes.size());
+      for (int q = 0; q < 200; ++q) {
+        const Vec3 p = Vec3(pos(rng), pos(rng), pos(rng)) + Vec3::Constant(offset);
+        // As the obstacle field uses it: the bound shrinks to the best box found so far.
+        std::vector<char> seen(boxes.size(), 0);
+        double best = std::numeric_limits<double>::infinity();
+        tree.nearest(p, best, [&](int i) {
+          REQUIRE(!seen[i]);
+          seen[i] = 1;
+          best = std::min(best, boxes[i].squaredDistance(p));
+          return best;
+        });
+        for (int i = 0; i < count; ++i)
+          if (boxes[i].squaredDistance(p) <= best) CHECK(seen[i]);
+        // A fixed bound exactly at one box's distance: that box and every nearer one are visited.
+        const double bound = boxes[q % count].squaredDistance(p);
+        std::fill(seen.begin(), seen.end(), 0);
+        tree.nearest(p, bound, [&](int i) {
+          seen[i] = 1;
+          return bound;
+        });
+        for (int i = 0; i < count; ++i)
+          if (boxes[i].squaredDistance(p) <= bound) CHECK(seen[i]);
+      }
+    }
+  }
+}
+
+TEST_CASE("wide bvh built with corners leaves out self pairs that share a node", "[collision][bvh]") {
+  // Primitives with three corners from a small pool of nodes, so that many overlapping pairs share one.
+  std::mt19937 rng(41);
+  std::uniform_int_distribution<int> node(0, 59);
+  for (int count : {2, 3, 5, 40, 300}) {
+    INFO("primitives " << count);
+    const std::vector<Aabb> boxes = randomBoxes(count, 50 + count);
+    std::vector<Tri> corners(count);
+    for (Tri& t : corners) t = {node(rng), node(rng), node(rng)};
+    auto share = [&](int i, int j) {
+      for (int a : corners[i])
+        for (int b : corners[j])
+          if (a == b) return true;
+      return false;
+    };
+    WideBvh tree;
+    tree.build(boxes.data(), boxes.size(), corners.data());
+    for (double grow : {0.0, 0.01}) {
+      Visits self;
+      tree.selfOverlaps([&](int i, int j) { ++self[std::minmax(i, j)]; }, grow);
+      int sharedOverlapping = 0;
+      for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j) sharedOverlapping += share(i, j) && boxes[i].overlapsGrown(boxes[j], grow);
+      if (count >= 300) CHECK(sharedOverlapping > 0);  // the case is exercised
+      checkVisits(
+          self, count, count,
+          [&](int i, int j) { return i < j && !share(i, j) && boxes[i].overlapsGrown(boxes[j], grow); },
+          [&](int i, int j) { return !share(i, j) && boxes[i].overlapsGrown(boxes[j], grow + 1e-5); });
+      // Pairs with another tree are not filtered.
+      Visits both;
+      tree.overlaps(tree, [&](int i, int j) { ++both[{i, j}]; }, grow);
+      for (int i = 0; i < count; ++i)
+        for (int j = 0; j < count; ++j)
+          if (boxes[i].overlapsGrown(boxes[j], grow)) CHECK(both.count({i, j}) == 1);
+    }
   }
 }
