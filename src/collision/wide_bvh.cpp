@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-
 namespace adacloth {
 namespace {
 
@@ -50,20 +49,20 @@ void WideBvh::build(const Aabb* boxes, size_t count, const Tri* corners) {
   } else {
     nodes_.reserve(count / 2 + 1);
     buildBoxes_ = boxes;
-    root_.ref = buildRange(centres, corners, 0, int(count));
+    root_.ref = buildRange(centres, corners, 0, int(count), 0);
   }
   builtArea_ = refitArea(boxes);
 }
 
 // Splits [begin, end) of ids_ in two along the longest axis of its centres where the surface area heuristic
-// (binned) says, and returns the place of the split; the median when the bins cannot split it.
-int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end) {
+// (binned) says, and returns the place of the split; the median when the bins cannot split it, or with `median`.
+int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end, bool median) {
   Aabb spread;
   for (int i = begin; i < end; ++i) spread.add(centres[ids_[i]]);
   int axis;
   const double extent = (spread.hi - spread.lo).maxCoeff(&axis);
   constexpr int kBins = 16;
-  if (end - begin > 8 && extent > 0) {
+  if (!median && end - begin > 8 && extent > 0) {
     auto binOf = [&](int id) {
       return std::min(kBins - 1, int((centres[id][axis] - spread.lo[axis]) / extent * kBins));
     };
@@ -113,9 +112,13 @@ int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end) {
   return mid;
 }
 
-// A node over [begin, end) (two primitives or more): its range split in two, and each half of two or more in two
-// again, gives its two to four children.
-int WideBvh::buildRange(const std::vector<Vec3>& centres, const Tri* corners, int begin, int end) {
+// A node over [begin, end) (two primitives or more) at `depth` (the root's is 0): its range split in two, and each
+// half of two or more in two again, gives its two to four children. Below kMaxSahDepth the splits are medians, so
+// that the depth stays within kMaxSahDepth + log4(primitives) + 1 however the boxes lie (nearest()'s stack and the
+// traversals' recursion count on it); a surface's tree never gets there.
+int WideBvh::buildRange(const std::vector<Vec3>& centres, const Tri* corners, int begin, int end, int depth) {
+  constexpr int kMaxSahDepth = 24;
+  const bool median = depth >= kMaxSahDepth;
   const int index = int(nodes_.size());
   nodes_.emplace_back();
   int bounds[5], parts = 0;  // child c covers [bounds[c], bounds[c + 1])
@@ -123,16 +126,16 @@ int WideBvh::buildRange(const std::vector<Vec3>& centres, const Tri* corners, in
   if (end - begin <= 4) {
     for (int i = begin + 1; i <= end; ++i) bounds[++parts] = i;
   } else {
-    const int mid = splitRange(centres, begin, end);
+    const int mid = splitRange(centres, begin, end, median);
     for (const auto& [b, e] : {std::pair<int, int>{begin, mid}, {mid, end}}) {
-      if (e - b >= 2) bounds[++parts] = splitRange(centres, b, e);
+      if (e - b >= 2) bounds[++parts] = splitRange(centres, b, e, median);
       bounds[++parts] = e;
     }
   }
   int child[4] = {kNone, kNone, kNone, kNone};
   for (int c = 0; c < parts; ++c) {
     const int b = bounds[c], e = bounds[c + 1];
-    child[c] = e - b == 1 ? -2 - ids_[b] : buildRange(centres, corners, b, e);
+    child[c] = e - b == 1 ? -2 - ids_[b] : buildRange(centres, corners, b, e, depth + 1);
   }
   Node& node = nodes_[index];
   for (int c = 0; c < 4; ++c) {
@@ -141,6 +144,20 @@ int WideBvh::buildRange(const std::vector<Vec3>& centres, const Tri* corners, in
     for (int k = 0; k < 3; ++k) node.corner[k][c] = corners && primitive ? corners[primitiveOf(child[c])][k] : -1;
   }
   return index;
+}
+
+int WideBvh::depth() const {
+  if (root_.ref == kNone) return 0;
+  // Children come after their parent: a forward sweep sees each parent's depth first.
+  std::vector<int> below(nodes_.size(), 0);
+  int deepest = 1;
+  if (root_.ref >= 0) below[root_.ref] = 1;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    for (int c : nodes_[i].child) {
+      if (c >= 0) below[c] = below[i] + 1;
+      else if (c != kNone) deepest = std::max(deepest, below[i] + 1);
+    }
+  return deepest;
 }
 
 double WideBvh::refit(const Aabb* boxes) {

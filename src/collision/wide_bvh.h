@@ -1,6 +1,8 @@
 #pragma once
-// A four-wide bounding volume hierarchy for the collision phase's broad phase: each node holds its children's boxes
-// side by side in single precision, so that one node read and one vector comparison test a box against all four.
+// A four-wide bounding volume hierarchy for the collision code's hot traversals (the broad phase, the obstacle
+// field's nearest-point queries, the intersection count): each node holds its children's boxes side by side in
+// single precision, so that one node read and one vector comparison test a box against all four. Built top down,
+// each node's range split in two and each half in two again where the binned surface area heuristic says.
 //
 // Why not Bvh: the broad phase traverses every pair of overlapping nodes of a cloth's tree with itself and with each
 // obstacle's, once per step, and on a garment most node pairs it reaches overlap (skirt_walk: 70,000 of 95,000 per
@@ -28,9 +30,9 @@ namespace adacloth {
 class WideBvh {
  public:
   // The boxes of primitives 0 .. count - 1. With `corners` (one triangle of node numbers per primitive, copied into
-  // the tree), selfOverlaps() leaves out pairs of primitives that share a node, four at a
-  // time: a mesh's faces overlap their neighbours', and those were most of a cloth's pairs (11,000 of 15,000 a step
-  // on skirt_walk), which its callers drop.
+  // the tree), selfOverlaps() leaves out pairs of primitives that share a node, four at a time: a mesh's faces
+  // overlap their neighbours', and those were most of a cloth's pairs (11,000 of 15,000 a step on skirt_walk), which
+  // its callers drop.
   void build(const Aabb* boxes, size_t count, const Tri* corners = nullptr);
   // Same primitives, new boxes. Returns the inner nodes' total box area over that total at the build (as Bvh::refit).
   double refit(const Aabb* boxes);
@@ -40,6 +42,7 @@ class WideBvh {
   }
   size_t primitiveCount() const { return primitives_; }
   bool empty() const { return primitives_ == 0; }
+  int depth() const;  // nodes on the longest path from the root to a primitive (0 when empty)
 
   // Every pair (i, j), i != j, of primitives whose boxes, each grown by `grow` (m), may overlap: every pair that
   // does, each once, in no guaranteed order of i and j (built with `corners`: every such pair sharing no node).
@@ -52,7 +55,7 @@ class WideBvh {
   // Every primitive whose box may overlap `box`, both grown by `grow` (m).
   template <class Visit>
   void query(const Aabb& box, Visit&& visit, double grow) const;
-  // Visits every primitive whose box lies within sqrt(squaredBound) of p (and maybe a few a millionth further),
+  // Visits every primitive whose box lies within sqrt(squaredBound) of p (and maybe some a millionth further),
   // nearer subtrees first; `visit(i)` returns the new squared bound (m^2, the best distance found so far), which
   // prunes the rest. As Bvh::nearest, with the four children's distances computed at once.
   template <class Visit>
@@ -87,8 +90,8 @@ class WideBvh {
   static void squaredDistances(const Node& n, const float p[3], const float slack[3], float out[4]);
 
   double refitArea(const Aabb* boxes);  // m^2: the summed half surface areas of the inner nodes' boxes
-  int buildRange(const std::vector<Vec3>& centres, const Tri* corners, int begin, int end);
-  int splitRange(const std::vector<Vec3>& centres, int begin, int end);
+  int buildRange(const std::vector<Vec3>& centres, const Tri* corners, int begin, int end, int depth);
+  int splitRange(const std::vector<Vec3>& centres, int begin, int end, bool median);
 
   template <class Visit>
   void selfNode(int n, float grow2, Visit& visit) const;
@@ -278,8 +281,8 @@ void WideBvh::nearest(const Vec3& x, double squaredBound, Visit&& visit) const {
     visit(primitiveOf(root_.ref));
     return;
   }
-  // Entries hold a child ref and its distance bound. Each pop pushes at most four, and the depth is about
-  // log4(primitives) + 2, so the stack holds at most 3 x depth + 1 entries.
+  // Entries hold a child ref and its distance bound. Each pop pushes at most four, and the depth is at most
+  // kMaxSahDepth + log4(primitives) + 1 (buildRange), so the stack holds at most 3 x depth + 1 < 256 entries.
   struct Entry {
     int ref;
     float d2;

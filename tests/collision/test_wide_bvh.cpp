@@ -2,6 +2,7 @@
 // further apart than the rounding to floats allows; at boxes exactly at the reach, at large coordinates, after refits.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <random>
@@ -48,6 +49,8 @@ void checkTrees(const std::vector<Aabb>& a, const std::vector<Aabb>& b, double g
   WideBvh ta, tb;
   ta.build(a.data(), a.size());
   tb.build(b.data(), b.size());
+  // The depth guarantee that nearest()'s fixed stack rests on (24 levels of surface-area splits, then medians).
+  CHECK(ta.depth() <= 24 + int(std::ceil(std::log(double(a.size()) + 1) / std::log(4.0))) + 1);
   // Rounding to floats: a few units of 1e-6 of the coordinates (at most a few metres here).
   const double slack = 1e-5 * (1.0 + std::abs(a.empty() ? 0.0 : a[0].lo.x()));
 
@@ -203,4 +206,31 @@ TEST_CASE("wide bvh built with corners leaves out self pairs that share a node",
           if (boxes[i].overlapsGrown(boxes[j], grow)) CHECK(both.count({i, j}) == 1);
     }
   }
+}
+
+TEST_CASE("wide bvh stays shallow over boxes spread exponentially", "[collision][bvh]") {
+  // Boxes at 1.2^i along x: the surface area heuristic would peel off a few boxes per split and make a tree as deep
+  // as it has boxes; the median splits below a depth keep nearest()'s fixed stack and the recursion bounded.
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 400; ++i) {
+    Aabb b;
+    b.add(Vec3(std::pow(1.2, i), 0, 0));
+    b.add(Vec3(std::pow(1.2, i) * 1.01, 0.1, 0.1));
+    boxes.push_back(b);
+  }
+  WideBvh tree;
+  tree.build(boxes.data(), boxes.size());
+  CHECK(tree.depth() <= 24 + 5 + 1);  // log4(400) < 5
+  for (int q : {0, 10, 200, 399}) {
+    const Vec3 p(std::pow(1.2, q) * 1.005, 0.05, 0.2);
+    int nearestBox = -1;
+    double best = std::numeric_limits<double>::infinity();
+    tree.nearest(p, best, [&](int i) {
+      const double d = boxes[i].squaredDistance(p);
+      if (d < best) best = d, nearestBox = i;
+      return best;
+    });
+    CHECK(nearestBox == q);
+  }
+  checkTrees(boxes, boxes, 0.0);
 }
