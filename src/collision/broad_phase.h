@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "collision/bvh.h"
-#include "collision/wide_bvh.h"
 #include "collision/candidates.h"
 #include "collision/collision_mesh.h"
+#include "collision/wide_bvh.h"
 
 namespace adacloth {
 

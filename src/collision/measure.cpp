@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "collision/bvh.h"
-#include "collision/wide_bvh.h"
 #include "collision/geometry.h"
+#include "collision/wide_bvh.h"
 
 namespace adacloth {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "collision/bvh.h"
-#include "collision/wide_bvh.h"
 #include "collision/obstacle.h"
+#include "collision/wide_bvh.h"
 #include "sizing/proximity.h"
 
 namespace adacloth {

@@ -50,6 +50,7 @@ void WideBvh::build(const Aabb* boxes, size_t count, const Tri* corners) {
     nodes_.reserve(count / 2 + 1);
     buildBoxes_ = boxes;
     root_.ref = buildRange(centres, corners, 0, int(count), 0);
+    buildBoxes_ = nullptr;
   }
   builtArea_ = refitArea(boxes);
 }
