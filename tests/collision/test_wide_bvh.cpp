@@ -1,5 +1,6 @@
-// WideBvh traversals: every pair that the exact (double) test finds is visited, once, and nothing visited lies
-// further apart than the rounding to floats allows; at boxes exactly at the reach, at large coordinates, after refits.
+// WideBvh: its traversals visit every pair that the exact (double) test finds, once, and nothing further apart than
+// the rounding to floats allows (at boxes exactly at the reach, at large coordinates, after refits); nearest() visits
+// every box within its bound; a tree built with corners leaves out self pairs sharing one; the depth stays bounded.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
