@@ -3,15 +3,18 @@
 #include <algorithm>
 
 namespace adacloth {
-namespace {
 
-double halfArea(const Aabb& box) {
-  const Vec3 d = box.hi - box.lo;
-  if ((d.array() < 0.0).any()) return 0.0;  // empty (a tree of a remeshed cloth keeps places of removed faces)
-  return d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
+int medianSplit(std::vector<int>& ids, const std::vector<Vec3>& centres, int axis, int begin, int end,
+                std::vector<std::pair<double, int>>& keys) {
+  const int mid = (begin + end) / 2;
+  keys.resize(end - begin);
+  for (int i = begin; i < end; ++i) keys[i - begin] = {centres[ids[i]][axis], ids[i]};
+  std::nth_element(keys.begin(), keys.begin() + (mid - begin), keys.end(), [](const auto& a, const auto& b) {
+    return a.first < b.first || (a.first == b.first && a.second < b.second);
+  });
+  for (int i = begin; i < end; ++i) ids[i] = keys[i - begin].second;
+  return mid;
 }
-
-}  // namespace
 
 void Bvh::build(const Aabb* boxes, size_t count) {
   nodes_.clear();
@@ -31,7 +34,7 @@ void Bvh::build(const Aabb* boxes, size_t count) {
 double Bvh::innerArea() const {
   double area = 0;
   for (const Node& n : nodes_)
-    if (n.left >= 0) area += halfArea(n.box);
+    if (n.left >= 0) area += n.box.halfArea();
   return area;
 }
 
@@ -48,18 +51,7 @@ int Bvh::buildRange(std::vector<int>& ids, const std::vector<Vec3>& centres, con
   for (int i = begin; i < end; ++i) spread.add(centres[ids[i]]);
   int axis;
   (spread.hi - spread.lo).maxCoeff(&axis);
-  const int mid = (begin + end) / 2;
-  // Ties broken by index so the tree does not depend on the standard library's nth_element. The keys are copied out
-  // next to their ids first: selecting through ids -> centres cost a cache miss per comparison (the obstacles' and
-  // the sweep guard's trees are built every frame; an obstacle field's build went from 2.5 to 1.6 % of crowd's
-  // profile). The same comparisons, so the same tree.
-  std::vector<std::pair<double, int>>& keys = keys_;
-  keys.resize(end - begin);
-  for (int i = begin; i < end; ++i) keys[i - begin] = {centres[ids[i]][axis], ids[i]};
-  std::nth_element(keys.begin(), keys.begin() + (mid - begin), keys.end(), [](const auto& a, const auto& b) {
-    return a.first < b.first || (a.first == b.first && a.second < b.second);
-  });
-  for (int i = begin; i < end; ++i) ids[i] = keys[i - begin].second;
+  const int mid = medianSplit(ids, centres, axis, begin, end, keys_);
   const int left = buildRange(ids, centres, boxes, begin, mid);
   const int right = buildRange(ids, centres, boxes, mid, end);
   nodes_[index].left = left;
@@ -79,7 +71,7 @@ double Bvh::refit(const Aabb* boxes) {
     } else {
       n.box = nodes_[n.left].box;
       n.box.add(nodes_[n.right].box);
-      area += halfArea(n.box);
+      area += n.box.halfArea();
     }
   }
   return builtArea_ > 0 ? area / builtArea_ : 1.0;

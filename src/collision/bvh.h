@@ -28,7 +28,20 @@ struct Aabb {
   }
   // Squared distance (m^2) from p to the box; 0 inside.
   double squaredDistance(const Vec3& p) const { return (lo - p).cwiseMax(p - hi).cwiseMax(0.0).squaredNorm(); }
+  // Half the surface area (m^2), the measure trees are judged by; 0 for an empty box (a tree of a remeshed cloth
+  // keeps places of removed faces).
+  double halfArea() const {
+    const Vec3 d = hi - lo;
+    if ((d.array() < 0.0).any()) return 0.0;
+    return d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
+  }
 };
+
+// Sorts ids[begin, end) about their median along `axis` of their centres, ties broken by id so that a tree does not
+// depend on the standard library's nth_element, and returns the median's place. `keys` is scratch: the keys are
+// copied out next to their ids first, as selecting through ids -> centres cost a cache miss per comparison.
+int medianSplit(std::vector<int>& ids, const std::vector<Vec3>& centres, int axis, int begin, int end,
+                std::vector<std::pair<double, int>>& keys);
 
 class Bvh {
  public:

@@ -22,9 +22,10 @@ float roundedUp(double x) {
 }
 
 double halfArea(const float lo[3], const float hi[3]) {
-  const double dx = double(hi[0]) - lo[0], dy = double(hi[1]) - lo[1], dz = double(hi[2]) - lo[2];
-  if (dx < 0 || dy < 0 || dz < 0) return 0.0;
-  return dx * dy + dy * dz + dz * dx;
+  Aabb box;
+  box.lo = Vec3(lo[0], lo[1], lo[2]);
+  box.hi = Vec3(hi[0], hi[1], hi[2]);
+  return box.halfArea();
 }
 
 }  // namespace
@@ -74,17 +75,13 @@ int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end, bo
       bin[b].add(buildBoxes_[ids_[i]]);
       ++count[b];
     }
-    auto area = [](const Aabb& a) {
-      const Vec3 d = a.hi - a.lo;
-      return (d.array() < 0.0).any() ? 0.0 : d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
-    };
     double leftCost[kBins];
     Aabb grown;
     int n = 0;
     for (int b = 0; b < kBins - 1; ++b) {
       grown.add(bin[b]);
       n += count[b];
-      leftCost[b] = area(grown) * n;
+      leftCost[b] = grown.halfArea() * n;
     }
     grown = Aabb();
     n = 0;
@@ -93,7 +90,7 @@ int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end, bo
     for (int b = kBins - 1; b > 0; --b) {
       grown.add(bin[b]);
       n += count[b];
-      const double cost = leftCost[b - 1] + area(grown) * n;
+      const double cost = leftCost[b - 1] + grown.halfArea() * n;
       if (n < end - begin && n > 0 && cost < bestCost) bestCost = cost, best = b - 1;
     }
     if (best >= 0) {
@@ -103,14 +100,7 @@ int WideBvh::splitRange(const std::vector<Vec3>& centres, int begin, int end, bo
       if (mid > begin && mid < end) return mid;
     }
   }
-  const int mid = (begin + end) / 2;
-  keys_.resize(end - begin);
-  for (int i = begin; i < end; ++i) keys_[i - begin] = {centres[ids_[i]][axis], ids_[i]};
-  std::nth_element(keys_.begin(), keys_.begin() + (mid - begin), keys_.end(), [](const auto& a, const auto& b) {
-    return a.first < b.first || (a.first == b.first && a.second < b.second);
-  });
-  for (int i = begin; i < end; ++i) ids_[i] = keys_[i - begin].second;
-  return mid;
+  return medianSplit(ids_, centres, axis, begin, end, keys_);
 }
 
 // A node over [begin, end) (two primitives or more) at `depth` (the root's is 0): its range split in two, and each
