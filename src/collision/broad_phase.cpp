@@ -181,17 +181,12 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
   const double gap = obstacleReach < 0 ? 0.0 : std::max(0.0, reach - obstacleReach - kRoundingAllowance);
   std::vector<Candidate> out;
   const double grow = 0.5 * reach;
-  // Faces that share a node (neighbours in one cloth) are left to CollisionMesh::neighbourPairs, tested as
-  // pairsOfFaces() would test them: a cloth's pairs (no narrowing), with the same box test (boxesOverlap rounds as
-  // overlapsWithin with no gap).
-  auto shareNode = [](const Tri& a, const Tri& b) {
-    bool shared = false;
-    for (int i = 0; i < 3; ++i) shared |= a[i] == b[0] || a[i] == b[1] || a[i] == b[2];
-    return shared;
-  };
-  overlappingFaces(w, p, trees, grow, [&](int fa, int fb) {
-    if (!shareNode(w.faces[fa], w.faces[fb])) pairsOfFaces(w, s, boxes, grow, fa, fb, nullptr, gap, out);
-  });
+  // Faces that share a node (neighbours in one cloth) never come out of the traversal (a cloth's tree knows its
+  // faces' nodes, updateTrees()); their pairs come from CollisionMesh::neighbourPairs, tested as pairsOfFaces()
+  // would test them: a cloth's pairs (no narrowing), with the same box test (boxesOverlap rounds as overlapsWithin
+  // with no gap).
+  overlappingFaces(w, p, trees, grow,
+                   [&](int fa, int fb) { pairsOfFaces(w, s, boxes, grow, fa, fb, nullptr, gap, out); });
   if (p.selfCollision)
     for (const Candidate& c : w.neighbourPairs)
       if (boxesOverlap(w, boxes, c, reach) && anyMovable(s, candidateNodes(w, c))) out.push_back(c);

@@ -83,6 +83,11 @@ class WideBvh {
   static unsigned overlapMask(const Node& n, const Box& query);  // bit i: child i's box overlaps `query`
   static Item childItem(const Node& n, int i);
   static unsigned sharedMask(const Node& n, const int corner[3]);  // bit i: child i has one of the corners
+  static bool overlap(const Box& a, const Box& query) {  // `query` grown already
+    bool overlap = true;
+    for (int k = 0; k < 3; ++k) overlap &= a.lo[k] <= query.hi[k] && query.lo[k] <= a.hi[k];
+    return overlap;
+  }
   static float extent(const Box& b) { return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]); }
   static float grownBy(double grow);  // twice `grow`, rounded up: each box of a pair counts as grown by `grow`
   // Lower bounds of the squared distances (m^2) from p (as floats, with `slack` per axis: a millionth of 2 |p| and
@@ -174,10 +179,7 @@ template <class Visit>
 void WideBvh::overlaps(const WideBvh& other, Visit&& visit, double grow) const {
   if (root_.ref == kNone || other.root_.ref == kNone) return;
   const float grow2 = grownBy(grow);
-  const Box q = grownBox(other.root_.box, grow2);
-  bool overlap = true;
-  for (int k = 0; k < 3; ++k) overlap &= root_.box.lo[k] <= q.hi[k] && q.lo[k] <= root_.box.hi[k];
-  if (!overlap) return;
+  if (!overlap(root_.box, grownBox(other.root_.box, grow2))) return;
   if (root_.ref < 0 && other.root_.ref < 0) visit(primitiveOf(root_.ref), primitiveOf(other.root_.ref));
   else pairItems<false>(other, root_, other.root_, grow2, visit);
 }
@@ -188,9 +190,7 @@ void WideBvh::query(const Aabb& box, Visit&& visit, double grow) const {
   Box b;
   for (int k = 0; k < 3; ++k) b.lo[k] = float(box.lo[k]), b.hi[k] = float(box.hi[k]);
   const Box q = grownBox(b, grownBy(grow));  // the widening covers the rounding of box to floats
-  bool overlap = true;
-  for (int k = 0; k < 3; ++k) overlap &= root_.box.lo[k] <= q.hi[k] && q.lo[k] <= root_.box.hi[k];
-  if (!overlap) return;
+  if (!overlap(root_.box, q)) return;
   if (root_.ref >= 0) queryNode(root_.ref, q, visit);
   else visit(primitiveOf(root_.ref));
 }
