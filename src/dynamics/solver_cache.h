@@ -14,12 +14,16 @@ class DirectSolver;
 class Multigrid;
 
 // The couplings of the free node at each position of a sweep order to free nodes before it (lower) or after it
-// (upper) in that order, in incidence order (CSR over positions).
+// (upper) in that order, in incidence order, as two CSR lists over positions: mesh edges, then hinge diagonals (the
+// pairs between the opposite nodes of a hinge, numbered after every edge, so this is each node's incidence order).
 struct TriangleCouplings {
-  std::vector<int> start, pair, other;
-  // c J of each coupling for the current step, gathered in sweep order as the six entries of the symmetric block
-  // (xx, yy, zz, xy, xz, yz): a sweep then streams through 48 bytes per coupling instead of looking up 72.
-  std::vector<std::array<double, 6>> block;
+  std::vector<int> edgeStart, edgePair, edgeOther;
+  std::vector<int> diagonalStart, diagonalPair, diagonalOther;
+  // c J of each edge coupling for the current step, gathered in sweep order as the six entries of the symmetric
+  // block (xx, yy, zz, xy, xz, yz): a sweep then streams through 48 bytes per coupling instead of looking up 72.
+  std::vector<std::array<double, 6>> edgeBlock;
+  // c J = s I of each hinge diagonal: bending is its only term, k K_c K_d I (dynamics_state.cpp), so one number.
+  std::vector<double> diagonalScale;
 };
 
 struct PcgWorkspace {

@@ -38,21 +38,25 @@ void splitCouplings(const ImplicitSystem& sys, const DynamicsState& state, const
   sweepOrder(sys, state, nodeMaterialCoordinates(mesh), work.order, work.rank);
   const int free = int(work.order.size());
   for (TriangleCouplings* half : {&work.lower, &work.upper}) {
-    half->start.assign(free + 1, 0);
-    half->pair.clear();
-    half->other.clear();
+    half->edgeStart.assign(free + 1, 0);
+    half->diagonalStart.assign(free + 1, 0);
+    for (std::vector<int>* list : {&half->edgePair, &half->edgeOther, &half->diagonalPair, &half->diagonalOther})
+      list->clear();
   }
   for (int position = 0; position < free; ++position) {
     const int i = work.order[position];
     for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k) {
-      const int j = state.incidenceOther[k];
+      const int j = state.incidenceOther[k], pair = state.incidencePair[k];
       if (sys.fixed[j]) continue;
       TriangleCouplings& half = work.rank[j] < position ? work.lower : work.upper;
-      half.pair.push_back(state.incidencePair[k]);
-      half.other.push_back(j);
+      const bool edge = state.pairs[pair].isEdge;
+      (edge ? half.edgePair : half.diagonalPair).push_back(pair);
+      (edge ? half.edgeOther : half.diagonalOther).push_back(j);
     }
-    work.lower.start[position + 1] = int(work.lower.pair.size());
-    work.upper.start[position + 1] = int(work.upper.pair.size());
+    for (TriangleCouplings* half : {&work.lower, &work.upper}) {
+      half->edgeStart[position + 1] = int(half->edgePair.size());
+      half->diagonalStart[position + 1] = int(half->diagonalPair.size());
+    }
   }
 }
 
@@ -73,11 +77,14 @@ bool sameCouplings(const ImplicitSystem& sys, const DynamicsState& state, PcgWor
 
 // The step's c J of every coupling, in the order of the split.
 void gatherBlocks(const ImplicitSystem& sys, TriangleCouplings& half) {
-  half.block.resize(half.pair.size());
-  for (size_t k = 0; k < half.pair.size(); ++k) {
-    const Mat3 J = sys.c * sys.pairJ[half.pair[k]];
-    half.block[k] = {J(0, 0), J(1, 1), J(2, 2), J(0, 1), J(0, 2), J(1, 2)};
+  half.edgeBlock.resize(half.edgePair.size());
+  for (size_t k = 0; k < half.edgePair.size(); ++k) {
+    const Mat3 J = sys.c * sys.pairJ[half.edgePair[k]];
+    half.edgeBlock[k] = {J(0, 0), J(1, 1), J(2, 2), J(0, 1), J(0, 2), J(1, 2)};
   }
+  half.diagonalScale.resize(half.diagonalPair.size());
+  for (size_t k = 0; k < half.diagonalPair.size(); ++k)
+    half.diagonalScale[k] = sys.c * sys.pairJ[half.diagonalPair[k]](0, 0);
 }
 
 // b x for a gathered symmetric block b.
@@ -86,12 +93,22 @@ inline Vec3 blockProduct(const std::array<double, 6>& b, const Vec3& x) {
               b[4] * x.x() + b[5] * x.y() + b[2] * x.z());
 }
 
+// sum_j c J_ij x_j over the couplings of the node at `position` in `half`, added to `sum` in incidence order.
+// Why two loops: half of a node's couplings are hinge diagonals, c J = s I, and a product with s I is three
+// multiplications where the symmetric block takes fifteen operations; the sweeps are bound by that arithmetic. The
+// result is the block product's to the bit (its off-diagonal terms are zeros, which leave a nonzero sum unchanged).
+inline void addCouplings(const TriangleCouplings& half, const std::vector<Vec3>& x, int position, Vec3& sum) {
+  for (int k = half.edgeStart[position]; k < half.edgeStart[position + 1]; ++k)
+    sum += blockProduct(half.edgeBlock[k], x[half.edgeOther[k]]);
+  for (int k = half.diagonalStart[position]; k < half.diagonalStart[position + 1]; ++k)
+    sum += half.diagonalScale[k] * x[half.diagonalOther[k]];
+}
+
 // One node of a half-sweep: x_i = omega W_i^-1 (source + c sum_j J_ij x_j) over the node's couplings in `half`.
 inline Vec3 sweepNode(const ImplicitSystem& sys, const TriangleCouplings& half, double omega,
                       const std::vector<Vec3>& x, int position, int i, const Vec3& source) {
   Vec3 sum = source;
-  for (int k = half.start[position]; k < half.start[position + 1]; ++k)
-    sum += blockProduct(half.block[k], x[half.other[k]]);
+  addCouplings(half, x, position, sum);
   return omega * (sys.Winv[i] * sum);
 }
 
@@ -125,8 +142,10 @@ double untransformedResidual2(const ImplicitSystem& sys, const PcgWorkspace& wor
   return chunkedSums(int(work.order.size()), partial, [&](int position) {
     const int i = work.order[position];
     Vec3 r = sys.W[i] * rHat[i] / omega;
-    for (int k = lower.start[position]; k < lower.start[position + 1]; ++k)
-      r -= blockProduct(lower.block[k], rHat[lower.other[k]]);
+    for (int k = lower.edgeStart[position]; k < lower.edgeStart[position + 1]; ++k)
+      r -= blockProduct(lower.edgeBlock[k], rHat[lower.edgeOther[k]]);
+    for (int k = lower.diagonalStart[position]; k < lower.diagonalStart[position + 1]; ++k)
+      r -= lower.diagonalScale[k] * rHat[lower.diagonalOther[k]];
     return Vec2(r.dot(sys.Winv[i] * r), 0);
   })[0];
 }
