@@ -10,8 +10,10 @@ namespace {
 // (A y)_i = W_i y_i - c sum_j J_ij y_j for a free node i; y is zero on held nodes.
 Vec3 applyRow(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
   Vec3 coupled = Vec3::Zero();
-  for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k)
+  for (int k = state.incidenceStart[i]; k < state.incidenceDiagonal[i]; ++k)
     coupled += sys.pairJ[state.incidencePair[k]] * y[state.incidenceOther[k]];
+  for (int k = state.incidenceDiagonal[i]; k < state.incidenceStart[i + 1]; ++k)
+    coupled += diagonalScale(sys, state, k) * y[state.incidenceOther[k]];
   return sys.W[i] * y[i] - sys.c * coupled;
 }
 
@@ -37,7 +39,8 @@ Vec2 freeResidual(const ImplicitSystem& sys, const DynamicsState& state, const s
     Vec3 b = sys.rhs[i], coupledFree = Vec3::Zero();
     for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k) {
       const int j = state.incidenceOther[k];
-      const Vec3 term = sys.pairJ[state.incidencePair[k]] * dv[j];
+      const Vec3 term = k < state.incidenceDiagonal[i] ? Vec3(sys.pairJ[state.incidencePair[k]] * dv[j])
+                                                       : Vec3(diagonalScale(sys, state, k) * dv[j]);
       if (sys.fixed[j]) b += sys.c * term;
       else coupledFree += term;
     }

@@ -117,6 +117,12 @@ void buildIncidence(DynamicsState& state, size_t nodeCount) {
     state.incidencePair[fill[s.a]] = int(p), state.incidenceOther[fill[s.a]++] = s.b;
     state.incidencePair[fill[s.b]] = int(p), state.incidenceOther[fill[s.b]++] = s.a;
   }
+  state.incidenceDiagonal.resize(nodeCount);
+  for (size_t i = 0; i < nodeCount; ++i) {
+    int k = state.incidenceStart[i];
+    while (k < state.incidenceStart[i + 1] && state.pairs[state.incidencePair[k]].isEdge) ++k;
+    state.incidenceDiagonal[i] = k;
+  }
 }
 
 }  // namespace

@@ -30,6 +30,10 @@ struct DynamicsState {
   std::vector<int> incidenceStart;  // size nodes + 1
   std::vector<int> incidencePair;
   std::vector<int> incidenceOther;  // the other node of that pair
+  // Per node, the first of its incidences that is a hinge diagonal: pairs are numbered edges first, so a node's
+  // diagonals follow its edges. A diagonal's only term is bending's, a multiple of the identity (implicit_system.h),
+  // which the products take as one number.
+  std::vector<int> incidenceDiagonal;
   FaceStiffening faceStiffening;  // the strain limit's face term in the solve (none without `stiffening`)
   std::vector<HandleState> handles;
   double time = 0;  // s, simulated time of the current state (handle motions are evaluated at it)

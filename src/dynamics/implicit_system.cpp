@@ -62,8 +62,10 @@ Vec3 faceStiffeningForce(const ImplicitSystem& sys, const Mesh& mesh, int i) {
 // sum_j J_ij y_j over node i's pairs (fixed order).
 Vec3 offDiagonalProduct(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
   Vec3 sum = Vec3::Zero();
-  for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k)
+  for (int k = state.incidenceStart[i]; k < state.incidenceDiagonal[i]; ++k)
     sum += sys.pairJ[state.incidencePair[k]] * y[state.incidenceOther[k]];
+  for (int k = state.incidenceDiagonal[i]; k < state.incidenceStart[i + 1]; ++k)
+    sum += diagonalScale(sys, state, k) * y[state.incidenceOther[k]];
   return sum;
 }
 
@@ -181,7 +183,9 @@ double relativeResidual(const ImplicitSystem& sys, const DynamicsState& state, c
     Vec3 b = sys.rhs[i], Ax = sys.W[i] * dv[i];
     for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k) {
       int j = state.incidenceOther[k];
-      Vec3 term = sys.c * (sys.pairJ[state.incidencePair[k]] * dv[j]);
+      // Eigen evaluates c (J dv) as (c J) dv; the diagonal's product does the same, for the same bits.
+      Vec3 term = k < state.incidenceDiagonal[i] ? Vec3(sys.c * (sys.pairJ[state.incidencePair[k]] * dv[j]))
+                                                 : Vec3((sys.c * diagonalScale(sys, state, k)) * dv[j]);
       if (sys.fixed[j]) b += term;
       else Ax -= term;
     }

@@ -1,10 +1,13 @@
-// The Kang-Cho update against the full solve of the same linear system (issue 3, test a).
+// The implicit system: the Kang-Cho update against the full solve of the same linear system (issue 3, test a), and
+// the shape of its pairs that the products over a node's pairs rely on.
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "assets/held_sheet.h"
 #include "dynamics/dynamics_state.h"
 #include "dynamics/forces.h"
 #include "dynamics/implicit_system.h"
+#include "dynamics/solve_fixtures.h"
 #include "mesh/generators.h"
 
 using namespace adacloth;
@@ -96,4 +99,39 @@ TEST_CASE("held nodes get exactly their prescribed velocity change", "[dynamics]
       CHECK(kc[i] == Vec3(0.5, -1, 0));
       CHECK(cg[i] == Vec3(0.5, -1, 0));
     }
+}
+
+TEST_CASE("every coupling between a hinge's opposite nodes is a multiple of the identity, as the products assume",
+          "[dynamics]") {
+  // The products over a node's pairs (block and ssor pcg, the Kang-Cho update, the residual) multiply such a
+  // coupling by one number (diagonalScale): a term of any other shape on these pairs would be dropped without this
+  // failing.
+  assets::HeldSheet s = test::movingSheet(8);
+  // The strain limit's face terms on every face (onset far below any stretch), which act on the edges' pairs.
+  s.state.faceStiffening = {2000, 0.5, 1.1};
+  const ImplicitSystem sys = assets::nextStepSystem(s, 1.0 / 96);
+  int diagonals = 0;
+  for (size_t p = 0; p < s.state.pairs.size(); ++p) {
+    if (s.state.pairs[p].isEdge) continue;
+    ++diagonals;
+    const Mat3& J = sys.pairJ[p];
+    INFO("pair " << p);
+    REQUIRE(J(0, 0) != 0);
+    CHECK(J == J(0, 0) * Mat3::Identity());
+  }
+  CHECK(diagonals > 100);
+}
+
+TEST_CASE("a node's pairs list its mesh edges first, then its hinge diagonals", "[dynamics]") {
+  SmallSystem s = makeSmallSystem(1000, 1e-4);
+  int diagonals = 0;
+  for (size_t i = 0; i < s.mesh.nodes.size(); ++i) {
+    INFO("node " << i);
+    REQUIRE(s.state.incidenceDiagonal[i] >= s.state.incidenceStart[i]);
+    REQUIRE(s.state.incidenceDiagonal[i] <= s.state.incidenceStart[i + 1]);
+    for (int k = s.state.incidenceStart[i]; k < s.state.incidenceStart[i + 1]; ++k)
+      CHECK(s.state.pairs[s.state.incidencePair[k]].isEdge == (k < s.state.incidenceDiagonal[i]));
+    diagonals += s.state.incidenceStart[i + 1] - s.state.incidenceDiagonal[i];
+  }
+  CHECK(diagonals > 0);
 }
