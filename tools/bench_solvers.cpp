@@ -105,7 +105,7 @@ std::vector<Candidate> candidates() {
   add("cg (Eigen, diagonal, 1e-8)", StepSolver::CG, [](Candidate& c) { c.maxCells = 120; });
   using P = PcgSettings::Preconditioner;
   for (P preconditioner : {P::BlockJacobi, P::Multigrid, P::Ssor})
-    for (double tol : {1e-2, 1e-3, 1e-4})
+    for (double tol : {1e-2, 3e-3, 1e-3, 1e-4})
       for (bool warm : {false, true}) {
         char name[96];
         std::snprintf(name, sizeof name, "pcg %s, %s, tol %.0e", preconditionerName(preconditioner).c_str(),
