@@ -103,9 +103,9 @@ TEST_CASE("held nodes get exactly their prescribed velocity change", "[dynamics]
 
 TEST_CASE("every coupling between a hinge's opposite nodes is a multiple of the identity, as the products assume",
           "[dynamics]") {
-  // The products over a node's pairs (block and ssor pcg, the Kang-Cho update, the residual) multiply such a
-  // coupling by one number (diagonalScale): a term of any other shape on these pairs would be dropped without this
-  // failing.
+  // The products over a node's pairs (block and ssor pcg, the Kang-Cho update, the residuals) multiply such a
+  // coupling by one number (diagonalScale), so they would drop a term of any other shape on these pairs; this test
+  // fails as soon as one appears.
   assets::HeldSheet s = test::movingSheet(8);
   // The strain limit's face terms on every face (onset far below any stretch), which act on the edges' pairs.
   s.state.faceStiffening = {2000, 0.5, 1.1};
