@@ -9,12 +9,7 @@ namespace {
 
 // (A y)_i = W_i y_i - c sum_j J_ij y_j for a free node i; y is zero on held nodes.
 Vec3 applyRow(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
-  Vec3 coupled = Vec3::Zero();
-  for (int k = state.incidenceStart[i]; k < state.incidenceDiagonal[i]; ++k)
-    coupled += sys.pairJ[state.incidencePair[k]] * y[state.incidenceOther[k]];
-  for (int k = state.incidenceDiagonal[i]; k < state.incidenceStart[i + 1]; ++k)
-    coupled += diagonalScale(sys, state, k) * y[state.incidenceOther[k]];
-  return sys.W[i] * y[i] - sys.c * coupled;
+  return sys.W[i] * y[i] - sys.c * offDiagonalProduct(sys, state, y, i);
 }
 
 }  // namespace

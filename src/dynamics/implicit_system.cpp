@@ -59,16 +59,6 @@ Vec3 faceStiffeningForce(const ImplicitSystem& sys, const Mesh& mesh, int i) {
   return force;
 }
 
-// sum_j J_ij y_j over node i's pairs (fixed order).
-Vec3 offDiagonalProduct(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y, int i) {
-  Vec3 sum = Vec3::Zero();
-  for (int k = state.incidenceStart[i]; k < state.incidenceDiagonal[i]; ++k)
-    sum += sys.pairJ[state.incidencePair[k]] * y[state.incidenceOther[k]];
-  for (int k = state.incidenceDiagonal[i]; k < state.incidenceStart[i + 1]; ++k)
-    sum += diagonalScale(sys, state, k) * y[state.incidenceOther[k]];
-  return sum;
-}
-
 }  // namespace
 
 ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialParams& material,

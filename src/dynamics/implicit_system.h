@@ -34,6 +34,17 @@ inline double diagonalScale(const ImplicitSystem& sys, const DynamicsState& stat
   return sys.pairJ[state.incidencePair[k]](0, 0);
 }
 
+// sum_j J_ij y_j over node i's pairs, in incidence order (the same sum, to the bit, wherever it is needed).
+inline Vec3 offDiagonalProduct(const ImplicitSystem& sys, const DynamicsState& state, const std::vector<Vec3>& y,
+                               int i) {
+  Vec3 sum = Vec3::Zero();
+  for (int k = state.incidenceStart[i]; k < state.incidenceDiagonal[i]; ++k)
+    sum += sys.pairJ[state.incidencePair[k]] * y[state.incidenceOther[k]];
+  for (int k = state.incidenceDiagonal[i]; k < state.incidenceStart[i + 1]; ++k)
+    sum += diagonalScale(sys, state, k) * y[state.incidenceOther[k]];
+  return sum;
+}
+
 // Assembles the system at the mesh's current x, v. `external` are forces not in the Jacobian (gravity, wind; N);
 // `fixedDv` is used where `fixed` is 1.
 ImplicitSystem assembleSystem(const Mesh& mesh, const DynamicsState& state, const MaterialParams& material,
