@@ -56,14 +56,14 @@ std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& 
   z.resize(n);
   p.resize(n);
   q.resize(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kChunk)
   for (int i = 0; i < n; ++i) dv[i] = sys.fixed[i] ? sys.fixedDv[i] : guess[i];
   const Vec2 initial = freeResidual(sys, state, dv, r, z, partial);
   const double b2 = initial[0];
   if (precondition) precondition(r, z);
   double r2 = initial[1];
   const double rz0 = precondition ? chunkedSums(n, partial, [&](int i) { return Vec2(r[i].dot(z[i]), 0); })[0] : r2;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kChunk)
   for (int i = 0; i < n; ++i) p[i] = z[i];
   double rz = rz0;
   const double limit2 = settings.tolerance * settings.tolerance * b2;
@@ -97,7 +97,7 @@ std::vector<Vec3> solveBlockPcg(const ImplicitSystem& sys, const DynamicsState& 
     r2 = sums[0];
     const double beta = sums[1] / rz;
     rz = sums[1];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kChunk)
     for (int i = 0; i < n; ++i)
       if (!sys.fixed[i]) p[i] = z[i] + beta * p[i];
   }

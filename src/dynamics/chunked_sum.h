@@ -16,7 +16,9 @@ template <class Body>
 Vec2 chunkedSums(int n, std::vector<Vec2>& partial, const Body& body) {
   const int chunks = (n + kChunk - 1) / kChunk;
   partial.assign(chunks, Vec2::Zero());
-#pragma omp parallel for schedule(static)
+  // One chunk runs on this thread: opening a parallel region for it costs a fork and a join of the team per call,
+  // several per iteration of a solve, for no work shared (most cloths have fewer than kChunk nodes).
+#pragma omp parallel for schedule(static) if (chunks > 1)
   for (int c = 0; c < chunks; ++c) {
     Vec2 sum = Vec2::Zero();
     const int end = std::min(n, (c + 1) * kChunk);

@@ -175,7 +175,7 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
   gatherBlocks(sys, work.lower);
   gatherBlocks(sys, work.upper);
   std::vector<Vec3> dv(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kChunk)
   for (int i = 0; i < n; ++i) dv[i] = sys.fixed[i] ? sys.fixedDv[i] : guess[i];
   Vec2 norms = freeResidual(sys, state, dv, r, z, partial);
   const double b2 = norms[0], limit2 = settings.tolerance * settings.tolerance * b2;
@@ -227,7 +227,7 @@ std::vector<Vec3> solveSsorPcg(const ImplicitSystem& sys, const DynamicsState& s
       ++it;
     }
     backwardSweep(sys, work, omega, t, [&](int i) { return y[i]; });  // dv += P^-T y
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kChunk)
     for (int i = 0; i < n; ++i)
       if (!sys.fixed[i]) dv[i] += t[i];
     norms = freeResidual(sys, state, dv, r, z, partial);
