@@ -244,10 +244,7 @@ void residualOf(const ImplicitSystem& sys, const DynamicsState& state, const std
       out[i] = Vec3::Zero();
       continue;
     }
-    Vec3 coupled = Vec3::Zero();
-    for (int k = state.incidenceStart[i]; k < state.incidenceStart[i + 1]; ++k)
-      coupled += sys.pairJ[state.incidencePair[k]] * x[state.incidenceOther[k]];
-    out[i] = r[i] - (sys.W[i] * x[i] - sys.c * coupled);
+    out[i] = r[i] - (sys.W[i] * x[i] - sys.c * offDiagonalProduct(sys, state, x, i));
   }
 }
 

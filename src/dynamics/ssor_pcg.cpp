@@ -93,10 +93,9 @@ inline Vec3 blockProduct(const std::array<double, 6>& b, const Vec3& x) {
               b[4] * x.x() + b[5] * x.y() + b[2] * x.z());
 }
 
-// sum_j c J_ij x_j over the couplings of the node at `position` in `half`, added to `sum` in incidence order.
-// Why two loops: half of a node's couplings are hinge diagonals, c J = s I, and a product with s I is three
-// multiplications where the symmetric block takes fifteen operations; the sweeps are bound by that arithmetic. The
-// result is the block product's to the bit (its off-diagonal terms are zeros, which leave a nonzero sum unchanged).
+// sum_j c J_ij x_j over the couplings of the node at `position` in `half`, added to `sum` in incidence order; hinge
+// diagonals as one number each (why, and why the bits stay the same: diagonalScale in implicit_system.h). The sweeps
+// are bound by this arithmetic.
 inline void addCouplings(const TriangleCouplings& half, const std::vector<Vec3>& x, int position, Vec3& sum) {
   for (int k = half.edgeStart[position]; k < half.edgeStart[position + 1]; ++k)
     sum += blockProduct(half.edgeBlock[k], x[half.edgeOther[k]]);
