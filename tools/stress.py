@@ -155,7 +155,26 @@ def adaptive(shot):
         cloth.setdefault("remeshing", {})
 
 
-# (name, shot in conf/, changes, frames, lists it belongs to, stretch bounds (p99, max) or None)
+def arcsim_moving_ball(shot):
+    """ARCSim's sheet on a moving sphere (its conf/sphere.json, Narain et al. 2012 fig. 2b) rebuilt: a 1 m cotton
+    sheet held at two corners, remeshed at [0.01, 0.2] m with ARCSim's thresholds, swept by a 10 cm ball at 1.5 m/s
+    (ARCSim's keys, linear here); no ground, no strain limit"""
+    shot["fps"] = 25
+    shot["steps_per_frame"] = 8
+    shot["cloths"] = [{
+        "name": "sheet", "mesh": {"grid": {"size": [1.0, 1.0], "cells": [4, 4]}},
+        "transform": {"translate": [-0.5, 0.5, 1.0], "rotate_deg": [-90, 0, 0]},
+        "material": "cotton",
+        "handles": [{"points": [[-0.5, 0.5, 0.0], [0.5, 0.5, 0.0]]}],
+        "remeshing": {"refine_angle": 0.3, "refine_compression": 0.005, "refine_velocity": 0.5,
+                      "size": [0.01, 0.2], "aspect_min": 0.2}}]
+    keys = [(0, 0), (2, 0), (3, 1.5), (4, 0), (5, -1.5), (6, 0), (7, 0.4)]
+    shot["obstacles"] = [{"name": "ball", "mesh": {"sphere": {"radius": 0.1, "subdivisions": 3}},
+                          "motion": [{"time": t, "translate": [0, 0, z]} for t, z in keys]}]
+    shot["collision"] = {"thickness": 0.005}
+
+
+# (name, shot in conf/, changes, frames, lists it belongs to, stretch bounds (p99, max; either may be None) or None)
 CASES = [
     ("sheet_on_sphere", "sheet_on_sphere", [], 48, {"ci", "quick", "full"}, None),
     ("skirt_walk", "skirt_walk", [], 48, {"ci", "quick", "full"}, None),
@@ -182,6 +201,10 @@ CASES = [
     ("cape_run.1step", "cape_run", [steps(1)], 48, {"full"}, None),
     ("skirt_walk.2steps", "skirt_walk", [steps(2)], 48, {"ci", "quick", "full"}, (1.15, 2.0)),
     ("crowd.fine.thick", "crowd", [self_collision, fine_remeshing, thickness(0.01)], 24, {"full"}, None),
+    # The ball's first sweep (to 3 s). A run caught on the ball keeps its edges at p99 10-12 (and slows to seconds
+    # per frame); one that slides off peaks at 1.8-2.5. Chaotic: over nine solver tolerances 1 of 9 runs stays caught
+    # (3 of 9 before pairs of one cloth were pushed at most to their rest spacing); docs/benchmarks.md.
+    ("sphere.arcsim", "sheet_on_sphere", [arcsim_moving_ball], 75, {"full"}, (3.0, None)),
 ]
 
 
@@ -214,8 +237,9 @@ def run_case(adacloth, name, shot_name, changes, frames, threads, out, stretch_b
     result["passed"] = (proc.returncode == 0 and result["frames_done"] == frames + 1 and
                         result["max_intersections"] == 0 and result["max_penetration"] <= thickness_m / 10 and
                         result["unresolved"] == 0 and
-                        (stretch_bounds is None or (result["stretch_p99"] <= stretch_bounds[0] and
-                                                    result["stretch_max"] <= stretch_bounds[1])))
+                        (stretch_bounds is None or
+                         ((stretch_bounds[0] is None or result["stretch_p99"] <= stretch_bounds[0]) and
+                          (stretch_bounds[1] is None or result["stretch_max"] <= stretch_bounds[1]))))
     return result
 
 

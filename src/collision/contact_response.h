@@ -29,10 +29,14 @@ double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const
 // Counts a contact for each cloth the pair touches (a pair inside one cloth counts once for it).
 void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::vector<int>& contacts);
 
-// Step 2: pairs among `cands` within the thickness at the end of the step are pushed to the thickness, one after the
-// other in candidate order; st.contacts counts them. A pair inside one cloth that is as far apart as at rest (at
-// least 0.9 of its material-space distance, material_distance.h) is not pushed: neighbours of a cloth finer than the
-// thickness are not layers.
+// The separation (m) the proximity pass pushes pair `c`, now `g.distance` apart, to: the contact `thickness`; for a
+// pair inside one cloth at most its rest spacing (0.9 of its material-space distance, material_distance.h), and
+// where it is when it is at least that far apart already: neighbours of a cloth finer than the thickness are not
+// layers, and pushing them farther apart than at rest would stretch the cloth.
+double proximityTarget(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g, double thickness);
+
+// Step 2: pairs among `cands` within the thickness at the end of the step are pushed to proximityTarget(), one after
+// the other in candidate order; st.contacts counts them.
 void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<Candidate>& cands,
                    const CollisionParams& p, CollisionStepStats& st);
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "collision/collision_mesh.h"
+#include "collision/contact_response.h"
 #include "collision/material_distance.h"
 #include "collision/response.h"
 #include "collision_fixtures.h"
@@ -103,4 +104,38 @@ TEST_CASE("a flat unstrained cloth finer than the thickness is not pushed apart 
     const double gap = panels.nodes[3].x.y() - panels.nodes[0].x.y();
     CHECK(gap == Approx(p.thickness).margin(1e-9));
   }
+}
+
+TEST_CASE("a pair of one cloth is pushed to the thickness but no farther apart than at rest", "[collision]") {
+  // 4 x 4 cells of 3 mm, finer than the 5 mm thickness (node (i, j) = j * 5 + i at material (3 i, 3 j) mm; cell
+  // (i, j) has faces 2 (4j + i) and 2 (4j + i) + 1). Each pair's distance in the world is given (`at`): the target
+  // depends only on it, the thickness and the pair's material-space distance.
+  Mesh grid = makeFlatGrid(4, 0.012, 0.0, false);
+  std::vector<ClothStep> cloths = {stepOf(grid, Vec3::Zero(), kDt)};
+  const CollisionMesh w = buildCollisionMesh(cloths, {});
+  const double thickness = 0.005;
+  auto at = [](double distance) {
+    ContactGeometry g;
+    g.distance = distance;
+    return g;
+  };
+  // Node (0, 1) and a face of cell (2, 1): 6 mm apart in material space, so at rest farther apart than the thickness,
+  // and pushed to it from anywhere closer.
+  const Candidate far = {false, 5, 2 * (4 + 2)};
+  REQUIRE(materialDistance(w, far) == Approx(0.006));
+  CHECK(proximityTarget(w, far, at(0.002), thickness) == thickness);
+  CHECK(proximityTarget(w, far, at(0.0049), thickness) == thickness);
+  CHECK(proximityTarget(w, far, at(0.006), thickness) == thickness);  // beyond the thickness: nothing to push
+  // Node (0, 1) and a face of cell (1, 1): 3 mm apart in material space. At 1 mm they are pushed to 0.9 x 3 mm, not
+  // to the 5 mm thickness, which would stretch the cloth between them by 67 % (the old rule; docs/benchmarks.md,
+  // "ARCSim's sheet on a moving sphere").
+  const Candidate near = {false, 5, 2 * (4 + 1)};
+  REQUIRE(materialDistance(w, near) == Approx(0.003));
+  CHECK(proximityTarget(w, near, at(0.001), thickness) == Approx(0.0027));
+  CHECK(proximityTarget(w, near, at(0.0028), thickness) == 0.0028);  // at its rest spacing: not pushed
+  // Two edges 3 mm apart (vertical grid lines 0 and 1 of row 1 -> 2) likewise.
+  const int left = edgeBetween(w, 5, 10), right = edgeBetween(w, 6, 11);
+  const Candidate edges = {true, std::min(left, right), std::max(left, right)};
+  REQUIRE(materialDistance(w, edges) == Approx(0.003));
+  CHECK(proximityTarget(w, edges, at(0.0005), thickness) == Approx(0.0027));
 }
