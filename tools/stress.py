@@ -12,7 +12,8 @@ completes and, at every frame end:
   - no step ended with colliding pairs left over (`collision.unresolved`); pairs left touching on held features
     (`collision.held_contacts`: a handle-held node against a handle-held edge, which the handles decide) are reported
     in the `held` column, not failed,
-  - for the cases that say so, the strain limit held: `stretch_p99` and `stretch_max` at most the case's bounds.
+  - for the cases that say so, the stretch stayed within the case's bounds (`stretch_p99`, `stretch_max`): a strain
+    limit held, or a cloth did not stay caught on an obstacle.
 It also reports the largest rise of the cloths' total energy (kinetic + gravitational + elastic) above its value at
 frame 0, as a share of that value (handles and wind do work, so this is a figure, not a check), and ms per frame.
 

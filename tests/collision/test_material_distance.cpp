@@ -1,6 +1,6 @@
 // Material-space distances of pairs inside one cloth (material_distance.h), and what the proximity pass does with
 // them: a cloth finer than the thickness is not pushed apart from itself where it lies as at rest, and is where it is
-// gathered.
+// gathered, but no farther apart than at rest.
 #include <catch2/catch.hpp>
 
 #include <limits>
