@@ -88,6 +88,7 @@ void addObstacle(CollisionMesh& w, const ObstaclePose& a) {
   body.nodeCount = int(a.x.size());
   body.edgeCount = int(edges.size());
   body.faceCount = int(o.faces().size());
+  body.faceList = o.faceList();
   w.bodies.push_back(body);
 }
 
@@ -110,6 +111,7 @@ void copyObstacle(CollisionMesh& w, const CollisionMesh& previous, const Collisi
   body.nodeCount = from.nodeCount;
   body.edgeCount = from.edgeCount;
   body.faceCount = from.faceCount;
+  body.faceList = from.faceList;
   w.bodies.push_back(body);
 }
 
@@ -162,6 +164,7 @@ bool obstacleMatches(const CollisionMesh& w, const CollisionMesh::Body& b, const
   if (b.cloth != -1 || b.nodeCount != int(a.x.size()) || b.edgeCount != int(o.edges().size()) ||
       b.faceCount != int(o.faces().size()))
     return false;
+  if (b.faceList && b.faceList == o.faceList()) return true;
   // As for cloths; these loops also vectorize.
   const int n0 = b.firstNode;
   int diff = 0;

@@ -5,6 +5,7 @@
 // collision phase keeps it in its cache from step to step and rebuilds it when matchesTopology() says a face list
 // changed. The per-step part (positions, velocities, inverse masses) is a CollisionState on the same node indices.
 #include <array>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct CollisionMesh {
     int firstNode = 0, nodeCount = 0;
     int firstEdge = 0, edgeCount = 0;
     int firstFace = 0, faceCount = 0;
+    // An obstacle's face list (Obstacle::faceList()) that its faces and edges were made from, held so that its
+    // address stays its own: an obstacle with the same list has the same faces and edges, and matchesTopology() costs
+    // a pointer comparison per obstacle instead of a read of a character's topology every step.
+    std::shared_ptr<const std::vector<Tri>> faceList;
   };
 
   std::vector<int> nodeCloth;  // cloth of each node, -1 for obstacles

@@ -26,6 +26,10 @@ class Obstacle {
   bool moves() const;
 
   const std::vector<Tri>& faces() const { return *faces_; }
+  // The face list itself: one object, never changed, for the obstacle's whole life and its copies' (a sequence's
+  // files share it), and edges() follow from it. A collision mesh built from it holds it and knows its faces and
+  // edges are still the same without comparing them (collision_mesh.h).
+  const std::shared_ptr<const std::vector<Tri>>& faceList() const { return faces_; }
   const std::vector<std::array<int, 2>>& edges() const { return edges_; }
   size_t nodeCount() const { return rest_.size(); }
 

@@ -111,6 +111,13 @@ TEST_CASE("the collision mesh matches while only positions change, not after a f
     CHECK_FALSE(matchesTopology(w, stepsOf({&a, &b}), {}));
     CHECK_FALSE(matchesTopology(w, stepsOf({&a}), obstacles));
   }
+  SECTION("a copy of the obstacle, and one built again from its spec (the same faces in another list), match") {
+    const Obstacle copy = ball, again(sphereSpec(0.2, Vec3(0.5, 0.2, -0.5)), "test");
+    REQUIRE(copy.faceList() == ball.faceList());
+    REQUIRE(again.faceList() != ball.faceList());
+    CHECK(matchesTopology(w, stepsOf({&a, &b}), {poseAt(copy, 0.5)}));
+    CHECK(matchesTopology(w, stepsOf({&a, &b}), {poseAt(again, 0.5)}));
+  }
   SECTION("a ground does not take part") {
     const Obstacle floor(groundSpec(), "test");
     CHECK(matchesTopology(w, stepsOf({&a, &b}), {poseAt(floor, 0), poseAt(ball, 0)}));

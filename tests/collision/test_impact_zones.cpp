@@ -269,7 +269,7 @@ TEST_CASE("a zone touching a turning obstacle face rides it", "[collision]") {
   z.add(Vec3(0.1, 0.01, -0.3), Vec3(0.1, 0.01, -0.3), 1.0);
   for (const Vec3& corner : {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, -1)}) z.add(corner, turn * corner, 0.0, -1);
   z.w.faces = {{2, 3, 4}};
-  z.w.bodies = {CollisionMesh::Body{-1, 2, 3, 0, 0, 0, 1}};
+  z.w.bodies = {CollisionMesh::Body{-1, 2, 3, 0, 0, 0, 1, nullptr}};
   moveZoneRigidly(z.w, z.s, {0, 1, 2, 3, 4});
   for (int n : {0, 1}) {
     CHECK((z.s.x1[n] - turn * z.s.x0[n]).norm() < 1e-12);  // carried as the face turns: still 1 cm above it
