@@ -52,13 +52,28 @@ inline bool overlapsWithin(const Aabb& a, const Aabb& b, double grow, double gap
   return overlap;
 }
 
+// What pairsOfFaces() tests the pairs of two faces with.
+struct FacePairTest {
+  const CollisionMesh& w;
+  const CollisionState& s;
+  const PrimitiveBoxes& boxes;
+  double grow;                     // m, half the reach: the boxes count as grown by it
+  const std::vector<char>* moved;  // with it, only the pairs with a node flagged there
+  double obstacleGap;              // m: narrows the obstacle's pairs (findCandidates' obstacleReach)
+  int firstObstacleFace;           // the faces from here on are obstacles' (the cloths' come first)
+};
+
 // Vertex-face and edge-edge pairs of two overlapping faces whose own swept boxes, grown by `grow` (m), overlap. With
 // `moved`, only the pairs with a node flagged there. `obstacleGap` (m) narrows the test for an obstacle node against
 // a cloth face and for edge pairs with an obstacle edge (findCandidates' obstacleReach).
-void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const PrimitiveBoxes& boxes, double grow, int fa,
-                  int fb, const std::vector<char>* moved, double obstacleGap, std::vector<Candidate>& out) {
-  // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle.
-  const bool obstacleA = w.nodeCloth[w.faces[fa][0]] < 0, obstacleB = w.nodeCloth[w.faces[fb][0]] < 0;
+void pairsOfFaces(const FacePairTest& t, int fa, int fb, std::vector<Candidate>& out) {
+  const CollisionMesh& w = t.w;
+  const PrimitiveBoxes& boxes = t.boxes;
+  const double grow = t.grow, obstacleGap = t.obstacleGap;
+  // Pairs of one body are cloth (obstacles have no pairs among themselves); of two, at most one is an obstacle. Told
+  // by the face number (the cloths come first), not by a corner's cloth: those two dependent loads per pair were 7 % of
+  // this function's samples on crowd.
+  const bool obstacleA = fa >= t.firstObstacleFace, obstacleB = fb >= t.firstObstacleFace;
   const double edgeGap = obstacleA || obstacleB ? obstacleGap : 0.0;
   // The narrowed pairs (the obstacle's corners, every edge pair) have boxes inside their faces' boxes: when those are
   // not within the narrower reach, none is. Most cloth-obstacle face pairs of the proximity pass are such.
@@ -70,7 +85,7 @@ void pairsOfFaces(const CollisionMesh& w, const CollisionState& s, const Primiti
   // candidate's nodes.
   auto keep = [&](const Candidate& c) {
     const auto nodes = candidateNodes(w, c);
-    if (anyMovable(s, nodes) && (!moved || touchesFlagged(nodes, *moved))) out.push_back(c);
+    if (anyMovable(t.s, nodes) && (!t.moved || touchesFlagged(nodes, *t.moved))) out.push_back(c);
   };
   unsigned corners = ownedCorners(w, fa, fb);
   if (!narrowedToo) corners &= obstacleA ? 0b101010u : 0b010101u;  // the cloth face's corners only
@@ -185,8 +200,8 @@ std::vector<Candidate> findCandidates(const CollisionMesh& w, const CollisionSta
   // faces' nodes, updateTrees()); their pairs come from CollisionMesh::neighbourPairs, tested as pairsOfFaces()
   // would test them: a cloth's pairs (no narrowing), with the same box test (boxesOverlap rounds as overlapsWithin
   // with no gap).
-  overlappingFaces(w, p, trees, grow,
-                   [&](int fa, int fb) { pairsOfFaces(w, s, boxes, grow, fa, fb, nullptr, gap, out); });
+  const FacePairTest test{w, s, boxes, grow, nullptr, gap, clothCounts(w).faces};
+  overlappingFaces(w, p, trees, grow, [&](int fa, int fb) { pairsOfFaces(test, fa, fb, out); });
   if (p.selfCollision)
     for (const Candidate& c : w.neighbourPairs)
       if (boxesOverlap(w, boxes, c, reach) && anyMovable(s, candidateNodes(w, c))) out.push_back(c);
@@ -215,6 +230,7 @@ std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionSt
   // to them (a traversal of the trees, marked where nodes moved, went deep into the other trees from the large
   // boxes near the roots, and marking cost a sweep of every tree).
   const std::vector<int> touched = facesTouching(w, moved);
+  const FacePairTest test{w, s, boxes, grow, &moved.flag, 0.0, clothCounts(w).faces};
   for (int f : touched) {
     const size_t a = size_t(w.bodyOfFace(f));
     for (size_t b = 0; b < w.bodies.size(); ++b) {
@@ -223,7 +239,7 @@ std::vector<Candidate> movedCandidates(const CollisionMesh& w, const CollisionSt
       trees.trees[b].query(boxes.face[f], [&](int j) {
         const int g = first + j;
         if (g == f || (g < f && std::binary_search(touched.begin(), touched.end(), g))) return;
-        pairsOfFaces(w, s, boxes, grow, f, g, &moved.flag, 0.0, out);
+        pairsOfFaces(test, f, g, out);
       }, grow);
     }
   }

@@ -226,6 +226,12 @@ int CollisionMesh::bodyOfFace(int f) const {
   return int(after - bodies.begin()) - 1;
 }
 
+ClothCounts clothCounts(const CollisionMesh& w) {
+  for (const CollisionMesh::Body& b : w.bodies)
+    if (b.cloth < 0) return {b.firstNode, b.firstEdge, b.firstFace};
+  return {int(w.nodeCount()), int(w.edges.size()), int(w.faces.size())};
+}
+
 CollisionMesh buildCollisionMesh(const std::vector<ClothStep>& cloths, const std::vector<ObstaclePose>& obstacles,
                                  const CollisionMesh* previous) {
   CollisionMesh w;

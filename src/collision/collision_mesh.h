@@ -64,6 +64,14 @@ struct CollisionMesh {
   int bodyOfFace(int f) const;
 };
 
+// How many of the collision mesh's nodes, edges and faces are the cloths' (their bodies come first, so these are the
+// first obstacle body's first node, edge and face; all of them when there is no obstacle body). A per-step pass over
+// the cloth alone stops there: a character's nodes, edges and faces are most of a character shot's.
+struct ClothCounts {
+  int nodes = 0, edges = 0, faces = 0;
+};
+ClothCounts clothCounts(const CollisionMesh& w);
+
 // The owned corners of faces fa and fb as forOwnedPairs() takes them: bit 2k for fa's corner k, 2k + 1 for fb's.
 inline unsigned ownedCorners(const CollisionMesh& w, int fa, int fb) {
   const unsigned ownA = w.owned[fa], ownB = w.owned[fb];

@@ -29,13 +29,14 @@ std::vector<HeldPrimitive> heldPrimitives(const CollisionMesh& w, const Collisio
     p.box.inflate(0.5 * tolerance);
     out.push_back(p);
   };
-  for (int n = 0; n < int(w.nodeCount()); ++n)
+  const ClothCounts cloth = clothCounts(w);  // every step: the obstacles' elements are left out, not looked at
+  for (int n = 0; n < cloth.nodes; ++n)
     if (heldCloth(w, s, n)) add(0, n, {n});
-  for (int e = 0; e < int(w.edges.size()); ++e) {
+  for (int e = 0; e < cloth.edges; ++e) {
     const auto& ends = w.edges[e];
     if (heldCloth(w, s, ends[0]) && heldCloth(w, s, ends[1])) add(1, e, {ends[0], ends[1]});
   }
-  for (int f = 0; f < int(w.faces.size()); ++f) {
+  for (int f = 0; f < cloth.faces; ++f) {
     const Tri& t = w.faces[f];
     if (heldCloth(w, s, t[0]) && heldCloth(w, s, t[1]) && heldCloth(w, s, t[2])) add(2, f, {t[0], t[1], t[2]});
   }
