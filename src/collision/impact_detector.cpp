@@ -7,7 +7,7 @@ namespace adacloth {
 std::vector<Hit> ImpactDetector::detect(const CollisionMesh& w, const CollisionState& s) {
   if (seeded_) testFromSeed(w, s); else if (seen_.empty()) testAll(w, s); else retestMoved(w, s);
   seeded_ = false;
-  seen_ = s.x1;
+  seen_.assign(s.x1.begin(), s.x1.begin() + clothCounts(w).nodes);
   std::vector<Hit> hits;
   for (const Tested& t : tested_)
     if (t.g) hits.push_back({t.c, *t.g});
@@ -35,11 +35,13 @@ void ImpactDetector::testAll(const CollisionMesh& w, const CollisionState& s) {
   tested_ = test(w, s, cands);
 }
 
-// Nodes whose end position changed since the last call (or the seed).
+// Nodes whose end position changed since the last call (or the seed). Only the cloths' nodes can have (`seen_`
+// holds them alone): no pass moves a node without mass, and an obstacle's have none. On a character shot its nodes
+// were most of what every call compared and copied.
 bool ImpactDetector::movedNodes(const CollisionState& s, MovedNodes& moved) const {
   moved.flag.assign(s.x1.size(), 0);
   moved.list.clear();
-  for (size_t i = 0; i < s.x1.size(); ++i)
+  for (size_t i = 0; i < seen_.size(); ++i)
     if (s.x1[i] != seen_[i]) {
       moved.flag[i] = 1;
       moved.list.push_back(int(i));

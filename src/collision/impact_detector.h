@@ -28,7 +28,8 @@ class ImpactDetector {
       : params_(p), trees_(trees), stats_(st), tolerance_(ccdTolerance(p)), boxes_(boxes) {}
 
   // Candidate pairs (any order) found at `reach` (m; at least that for every kind of pair, and more than the
-  // tolerance) for the end positions `x1`, with the boxes and trees this detector holds (the proximity pass's). The
+  // tolerance) for the end positions `x1` of the cloths' nodes (clothCounts(); the obstacles' never move within a
+  // step), with the boxes and trees this detector holds (the proximity pass's). The
   // first call then needs no full traversal: a pair within the tolerance whose nodes moved less than half the
   // difference of the two reaches since (along every axis) was within `reach` at `x1`, so it is a seed pair; only
   // the nodes that moved farther have their pairs looked for, and only the moved nodes' boxes are recomputed.

@@ -168,7 +168,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     // of nodes that the moves until the first CCD pass carry less than two tolerances (ImpactDetector::seed).
     const double seedReach = 5 * ccdTolerance(params);
     std::vector<Candidate> near = findCandidates(w, s, params, c.trees, params.thickness, c.boxes, seedReach);
-    std::vector<Vec3> found = s.x1;
+    std::vector<Vec3> found(s.x1.begin(), s.x1.begin() + clothCounts(w).nodes);
     proximityPass(w, s, near, params, st);
     // The repulsion pushes move nodes without regard to the cloth's limits: pushed out of a fold or off a body, a
     // node stretches its edges, and nothing after the contact passes pulled them back (the self-contact of a soft
