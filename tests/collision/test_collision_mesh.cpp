@@ -36,6 +36,15 @@ TEST_CASE("the collision mesh numbers cloths first, then the obstacles that are 
   CHECK(w.edges.size() == a.edges.size() + b.edges.size() + ball.edges().size());
   for (const auto& body : w.bodies)
     for (int i = body.firstNode; i < body.firstNode + body.nodeCount; ++i) CHECK(w.nodeCloth[i] == body.cloth);
+  // The cloths' nodes, edges and faces are counted up to the obstacle's first; with no obstacle, all are the cloths'.
+  const ClothCounts cloth = clothCounts(w);
+  CHECK(cloth.nodes == int(a.nodes.size() + b.nodes.size()));
+  CHECK(cloth.edges == int(a.edges.size() + b.edges.size()));
+  CHECK(cloth.faces == int(a.faces.size() + b.faces.size()));
+  const CollisionMesh clothOnly = buildCollisionMesh(stepsOf({&a, &b}), {poseAt(floor, 0)});
+  CHECK(clothCounts(clothOnly).nodes == cloth.nodes);
+  CHECK(clothCounts(clothOnly).edges == cloth.edges);
+  CHECK(clothCounts(clothOnly).faces == cloth.faces);
   // Cloth 1's faces are its own, shifted past cloth 0's nodes.
   for (size_t f = 0; f < b.faces.size(); ++f) {
     const Tri t = b.faceNodes(int(f));
