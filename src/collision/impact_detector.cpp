@@ -8,31 +8,38 @@ std::vector<Hit> ImpactDetector::detect(const CollisionMesh& w, const CollisionS
   if (seeded_) testFromSeed(w, s); else if (seen_.empty()) testAll(w, s); else retestMoved(w, s);
   seeded_ = false;
   seen_.assign(s.x1.begin(), s.x1.begin() + clothCounts(w).nodes);
-  std::vector<Hit> hits;
-  for (const Tested& t : tested_)
-    if (t.g) hits.push_back({t.c, *t.g});
+  std::vector<Hit> hits = hits_;
   // Earliest first; ties in candidate order (stable sort), so the result does not depend on thread scheduling.
   std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.g.t < b.g.t; });
   return hits;
 }
 
-std::vector<ImpactDetector::Tested> ImpactDetector::test(const CollisionMesh& w, const CollisionState& s,
-                                                         const std::vector<Candidate>& cands) {
-  std::vector<Tested> out(cands.size());
-#pragma omp parallel for schedule(dynamic, 64)
-  for (long i = 0; i < long(cands.size()); ++i) {
-    MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
-    out[i].c = cands[i];
-    out[i].g = candidateCCD(cands[i], m, tolerance_);
+std::vector<Hit> ImpactDetector::test(const CollisionMesh& w, const CollisionState& s,
+                                      const std::vector<Candidate>& cands) {
+  // Each thread lists its hits (a few among thousands of pairs), put back in candidate order after: a slot with room
+  // for an answer for every pair was most of the memory this phase wrote and read.
+  std::vector<Hit> hits;
+#pragma omp parallel
+  {
+    std::vector<Hit> found;
+#pragma omp for schedule(dynamic, 64) nowait
+    for (long i = 0; i < long(cands.size()); ++i) {
+      const MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
+      const std::optional<ContactGeometry> g = candidateCCD(cands[i], m, tolerance_);
+      if (g) found.push_back({cands[i], *g});
+    }
+#pragma omp critical
+    hits.insert(hits.end(), found.begin(), found.end());
   }
+  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.candidate < b.candidate; });
   stats_.ccdTests += long(cands.size());
-  return out;
+  return hits;
 }
 
 void ImpactDetector::testAll(const CollisionMesh& w, const CollisionState& s) {
   std::vector<Candidate> cands = findCandidates(w, s, params_, trees_, tolerance_, boxes_);
   sortCandidates(cands);
-  tested_ = test(w, s, cands);
+  hits_ = test(w, s, cands);
 }
 
 // Nodes whose end position changed since the last call (or the seed). Only the cloths' nodes can have (`seen_`
@@ -76,7 +83,7 @@ void ImpactDetector::testFromSeed(const CollisionMesh& w, const CollisionState& 
   std::vector<Candidate> cands(fresh.size() + kept.size());
   std::merge(fresh.begin(), fresh.end(), kept.begin(), kept.end(), cands.begin());
   seed_.clear();
-  tested_ = test(w, s, cands);
+  hits_ = test(w, s, cands);
 }
 
 void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s) {
@@ -85,18 +92,18 @@ void ImpactDetector::retestMoved(const CollisionMesh& w, const CollisionState& s
   updateMovedBoxes(w, s, moved, boxes_, trees_);
   std::vector<Candidate> fresh = movedCandidates(w, s, params_, trees_, boxes_, tolerance_, moved);
   sortCandidates(fresh);
-  std::vector<Tested> retested = test(w, s, fresh);
+  std::vector<Hit> retested = test(w, s, fresh);
   // The pairs without a moved node keep their answer; merged with the new ones in candidate order.
-  std::vector<Tested> merged;
-  merged.reserve(tested_.size() + retested.size());
+  std::vector<Hit> merged;
+  merged.reserve(hits_.size() + retested.size());
   auto r = retested.begin();
-  for (const Tested& t : tested_) {
-    if (touchesFlagged(candidateNodes(w, t.c), moved.flag)) continue;
-    for (; r != retested.end() && r->c < t.c; ++r) merged.push_back(*r);
-    merged.push_back(t);
+  for (const Hit& h : hits_) {
+    if (touchesFlagged(candidateNodes(w, h.candidate), moved.flag)) continue;
+    for (; r != retested.end() && r->candidate < h.candidate; ++r) merged.push_back(*r);
+    merged.push_back(h);
   }
   merged.insert(merged.end(), r, retested.end());
-  tested_ = std::move(merged);
+  hits_ = std::move(merged);
 }
 
 }  // namespace adacloth

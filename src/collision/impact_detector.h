@@ -44,12 +44,8 @@ class ImpactDetector {
   std::vector<Hit> detect(const CollisionMesh& w, const CollisionState& s);
 
  private:
-  struct Tested {
-    Candidate c;
-    std::optional<ContactGeometry> g;  // the CCD contact, if any
-  };
-
-  std::vector<Tested> test(const CollisionMesh& w, const CollisionState& s, const std::vector<Candidate>& cands);
+  // The pairs of `cands` (in candidate order) that collide, in candidate order.
+  std::vector<Hit> test(const CollisionMesh& w, const CollisionState& s, const std::vector<Candidate>& cands);
   void testAll(const CollisionMesh& w, const CollisionState& s);
   void testFromSeed(const CollisionMesh& w, const CollisionState& s);
   void retestMoved(const CollisionMesh& w, const CollisionState& s);
@@ -64,7 +60,9 @@ class ImpactDetector {
   std::vector<Candidate> seed_;
   double seedReach_ = 0;  // m
   bool seeded_ = false;
-  std::vector<Tested> tested_;  // every candidate pair with its CCD answer, in candidate order
+  // The colliding pairs among every candidate pair tested, in candidate order. The others need not be kept: a pair
+  // without a moved node keeps its answer, and a pair with one is found and tested again (retestMoved()).
+  std::vector<Hit> hits_;
 };
 
 }  // namespace adacloth
