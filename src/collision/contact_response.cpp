@@ -102,30 +102,18 @@ void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::
 
 void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<Candidate>& cands,
                    const CollisionParams& p, CollisionStepStats& st) {
-  // Each thread lists the pairs it finds within the thickness; a slot for every candidate (80 bytes each, 17,500
-  // candidates a step on crowd, most never filled) was cleared and read again every step.
-  std::vector<std::pair<Candidate, ContactGeometry>> close;
-#pragma omp parallel
-  {
-    std::vector<std::pair<Candidate, ContactGeometry>> found;
-#pragma omp for schedule(dynamic, 64) nowait
-    for (long i = 0; i < long(cands.size()); ++i) {
-      if (!keptApartByProximity(w, cands[i])) continue;
-      MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
-      const std::optional<ContactGeometry> g =
-          cands[i].edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
-      if (g) found.push_back({cands[i], *g});
-    }
-#pragma omp critical
-    close.insert(close.end(), found.begin(), found.end());
-  }
+  const std::vector<Hit> close =
+      contactsInOrder(cands, [&](const Candidate& c) -> std::optional<ContactGeometry> {
+        if (!keptApartByProximity(w, c)) return std::nullopt;
+        const MovingPoints m = movingPoints(s, candidateNodes(w, c));
+        return c.edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
+      });
   // The responses are applied one pair after the other, so their order matters: candidate order (vertex-face pairs
-  // first, by node). Each pair is a candidate once, so the order does not depend on the threads' lists.
-  std::sort(close.begin(), close.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [c, g] : close) {
-    auto nodes = candidateNodes(w, c);
+  // first, by node).
+  for (const Hit& h : close) {
+    auto nodes = candidateNodes(w, h.candidate);
     countContact(w, nodes, st.contacts);
-    separate(s, nodes, g, proximityTarget(w, c, g, p.thickness), frictionOf(w, nodes, p));
+    separate(s, nodes, h.g, proximityTarget(w, h.candidate, h.g, p.thickness), frictionOf(w, nodes, p));
   }
 }
 

@@ -16,22 +16,9 @@ std::vector<Hit> ImpactDetector::detect(const CollisionMesh& w, const CollisionS
 
 std::vector<Hit> ImpactDetector::test(const CollisionMesh& w, const CollisionState& s,
                                       const std::vector<Candidate>& cands) {
-  // Each thread lists its hits (a few among thousands of pairs), put back in candidate order after: a slot with room
-  // for an answer for every pair was most of the memory this phase wrote and read.
-  std::vector<Hit> hits;
-#pragma omp parallel
-  {
-    std::vector<Hit> found;
-#pragma omp for schedule(dynamic, 64) nowait
-    for (long i = 0; i < long(cands.size()); ++i) {
-      const MovingPoints m = movingPoints(s, candidateNodes(w, cands[i]));
-      const std::optional<ContactGeometry> g = candidateCCD(cands[i], m, tolerance_);
-      if (g) found.push_back({cands[i], *g});
-    }
-#pragma omp critical
-    hits.insert(hits.end(), found.begin(), found.end());
-  }
-  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.candidate < b.candidate; });
+  std::vector<Hit> hits = contactsInOrder(cands, [&](const Candidate& c) {
+    return candidateCCD(c, movingPoints(s, candidateNodes(w, c)), tolerance_);
+  });
   stats_.ccdTests += long(cands.size());
   return hits;
 }

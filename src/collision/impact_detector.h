@@ -15,11 +15,6 @@
 
 namespace adacloth {
 
-struct Hit {
-  Candidate candidate;
-  ContactGeometry g;
-};
-
 class ImpactDetector {
  public:
   // `trees` and `boxes` are the broad phase's (kept in the collision cache; not grown, so the proximity pass's serve
