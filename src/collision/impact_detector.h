@@ -24,10 +24,10 @@ class ImpactDetector {
 
   // Candidate pairs (any order) found at `reach` (m; at least that for every kind of pair, and more than the
   // tolerance) for the end positions `x1` of the cloths' nodes (clothCounts(); the obstacles' never move within a
-  // step), with the boxes and trees this detector holds (the proximity pass's). The
-  // first call then needs no full traversal: a pair within the tolerance whose nodes moved less than half the
-  // difference of the two reaches since (along every axis) was within `reach` at `x1`, so it is a seed pair; only
-  // the nodes that moved farther have their pairs looked for, and only the moved nodes' boxes are recomputed.
+  // step), with the boxes and trees this detector holds (the proximity pass's). The first call then needs no full
+  // traversal: a pair within the tolerance whose nodes moved less than half the difference of the two reaches since
+  // (along every axis) was within `reach` at `x1`, so it is a seed pair; only the nodes that moved farther have their
+  // pairs looked for, and only the moved nodes' boxes are recomputed.
   void seed(std::vector<Candidate> cands, std::vector<Vec3> x1, double reach) {
     seed_ = std::move(cands);
     seen_ = std::move(x1);
@@ -39,7 +39,7 @@ class ImpactDetector {
   std::vector<Hit> detect(const CollisionMesh& w, const CollisionState& s);
 
  private:
-  // The pairs of `cands` (in candidate order) that collide, in candidate order.
+  // The pairs of `cands` (sorted) that collide, in candidate order.
   std::vector<Hit> test(const CollisionMesh& w, const CollisionState& s, const std::vector<Candidate>& cands);
   void testAll(const CollisionMesh& w, const CollisionState& s);
   void testFromSeed(const CollisionMesh& w, const CollisionState& s);
