@@ -40,4 +40,10 @@ void Progress::finish() {
   open_ = false;
 }
 
+void Progress::note(const std::string& message) {
+  finish();
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(stderr);
+}
+
 }  // namespace adacloth

@@ -15,6 +15,8 @@ class Progress {
   void update(int done, int total, const std::string& detail);
   // Ends the updating line.
   void finish();
+  // Prints `message` on a line of its own (quiet or not: warnings are not progress), the updating line ended first.
+  void note(const std::string& message);
 
  private:
   std::string task_;

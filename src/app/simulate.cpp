@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "app/checkpoint.h"
+#include "app/run_health.h"
 #include "collision/bvh.h"
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
@@ -605,6 +606,7 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   if (!options.groupRecord.empty()) writeFileAtomically(options.out / "group.json", options.groupRecord);
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
+  RunHealth health;  // contact trouble told as it shows (stderr)
   std::string startInside;  // startInsideNote at the start (not known to a resumed run)
   auto advance = [&](FrameReport& report, int frame) {
     try {
@@ -657,6 +659,7 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
       line["wall_ms"] = wallTimesJson(report, msSince(start));
       appendLine(statsFile, line);
     }
+    for (const std::string& warning : health.observe(line)) progress.note("warning: " + warning);
     // After the stats line: a checkpoint never runs ahead of the stats it resumes after.
     const int every = shot.checkpoint.every;
     if (every > 0 && frame > 0 && (frame % every == 0 || frame == options.frames))
@@ -664,6 +667,7 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
     progress.update(frame, options.frames, progressDetail(scene));
   }
   progress.finish();
+  if (const std::string trouble = health.summary(); !trouble.empty()) progress.note("warning: " + trouble);
 }
 
 }  // namespace adacloth

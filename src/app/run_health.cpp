@@ -1,0 +1,84 @@
+#include "app/run_health.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+namespace adacloth {
+namespace {
+
+std::string formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string formatted(const char* format, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  return buf;
+}
+
+}  // namespace
+
+bool RunHealth::Trouble::add(int frame, int amount) {
+  ++frames;
+  worst = std::max(worst, amount);
+  if (first >= 0) return false;
+  first = frame;
+  return true;
+}
+
+RunHealth::ClothTrouble& RunHealth::cloth(const std::string& name) {
+  for (ClothTrouble& c : cloths_)
+    if (c.name == name) return c;
+  cloths_.push_back({name, {}, {}});
+  return cloths_.back();
+}
+
+std::vector<std::string> RunHealth::observe(const config::Json& line) {
+  std::vector<std::string> warnings;
+  const int frame = line.value("frame", 0);
+  for (const config::Json& c : line.value("cloths", config::Json::array())) {
+    ClothTrouble& t = cloth(c.value("name", std::string()));
+    const int intersections = c.value("intersections", 0);
+    if (intersections > 0 && t.intersecting.add(frame, intersections))
+      warnings.push_back(formatted(
+          "frame %d: cloth \"%s\" ends the frame with %d pairs of triangles through each other (stats.jsonl: "
+          "intersections); the contact passes could not keep it apart there (docs/collisions.md, Known limits)",
+          frame, t.name.c_str(), intersections));
+    const int nodes = c.value("nodes", 0), contacts = c.value("contacts", 0);
+    const double stretch = c.value("stretch_p99", 0.0);
+    if (nodes > 0 && contacts >= kKnotContactsPerNode * nodes && stretch >= kKnotStretch &&
+        t.knotted.add(frame, contacts / nodes))
+      warnings.push_back(formatted(
+          "frame %d: cloth \"%s\" is crushed into itself (%d contact pairs per node, edges stretched %.1fx at "
+          "the 99th percentile): layers gathered tighter than collision.thickness allows can stay knotted and slow the "
+          "run; a larger remeshing.size minimum or a thinner collision.thickness avoided it in the cases measured "
+          "(docs/collisions.md, Known limits)",
+          frame, t.name.c_str(), contacts / nodes, stretch));
+  }
+  const int unresolved = line.value("collision", config::Json::object()).value("unresolved", 0);
+  if (unresolved > 0) {
+    unresolvedPairs_ += unresolved;
+    unresolved_.add(frame, unresolved);
+  }
+  return warnings;
+}
+
+std::string RunHealth::summary() const {
+  std::string text;
+  auto add = [&](const std::string& part) { text += (text.empty() ? "over the run, " : "; ") + part; };
+  for (const ClothTrouble& c : cloths_) {
+    if (c.intersecting.frames > 0)
+      add(formatted("cloth \"%s\" ended %d frames with triangles through each other (first frame %d, at most %d "
+                    "pairs)", c.name.c_str(), c.intersecting.frames, c.intersecting.first, c.intersecting.worst));
+    if (c.knotted.frames > 0)
+      add(formatted("cloth \"%s\" was crushed into itself in %d frames (first frame %d)", c.name.c_str(),
+                    c.knotted.frames, c.knotted.first));
+  }
+  if (unresolved_.frames > 0)
+    add(formatted("%d colliding pairs left unresolved by the contact passes in %d frames (first frame %d)",
+                  unresolvedPairs_, unresolved_.frames, unresolved_.first));
+  return text;
+}
+
+}  // namespace adacloth

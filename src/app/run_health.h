@@ -1,0 +1,46 @@
+#pragma once
+// Contact trouble told while a run goes (stderr), read from each frame's stats.jsonl line: stats.jsonl records it,
+// but a user watching a long shot should not have to look for it there. Each kind of trouble is told once per cloth,
+// the first frame it shows, with what to try; the run's end sums up how often it showed.
+#include <string>
+#include <vector>
+
+#include "config/schema.h"
+
+namespace adacloth {
+
+// A cloth crushed into itself: at least this many proximity contact pairs per node at the end of a frame, with edges
+// stretched past kKnotStretch at the 99th percentile. Healthy runs stay under 3 pairs per node (the conf/ shots, the
+// stress cases, a sheet crumpled by a ball that lets go: at most 7.2); a cotton sheet left knotted by a ball had 23-46,
+// with edges at 1.7-15x (docs/collisions.md, Known limits).
+constexpr double kKnotContactsPerNode = 12;
+constexpr double kKnotStretch = 1.5;
+
+class RunHealth {
+ public:
+  // Reads one stats.jsonl line (frame, cloths[].name, nodes, contacts, intersections, stretch_p99,
+  // collision.unresolved) and returns the warnings it raises for the first time, one line each ("frame 112: cloth
+  // ..."; the caller prefixes "warning: ").
+  std::vector<std::string> observe(const config::Json& line);
+  // One line summing up the run's contact trouble ("over the run, ..."; "" when there was none).
+  std::string summary() const;
+
+ private:
+  struct Trouble {
+    int frames = 0;  // frames it showed in
+    int first = -1;  // the first of them
+    int worst = 0;   // the largest amount at one frame end
+    bool add(int frame, int amount);  // counts a frame; true the first time
+  };
+  struct ClothTrouble {
+    std::string name;
+    Trouble intersecting, knotted;
+  };
+  ClothTrouble& cloth(const std::string& name);
+
+  std::vector<ClothTrouble> cloths_;  // in the order they first appear
+  Trouble unresolved_;                // pairs left colliding when a step's passes ran out
+  int unresolvedPairs_ = 0;
+};
+
+}  // namespace adacloth
