@@ -1,6 +1,7 @@
 #include "app/run_health.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -17,11 +18,15 @@ std::string formatted(const char* format, ...) {
   return buf;
 }
 
+// "1 frame", "3 frames".
+std::string frameCount(int n) { return std::to_string(n) + (n == 1 ? " frame" : " frames"); }
+
 }  // namespace
 
 bool RunHealth::Trouble::add(int frame, int amount) {
   ++frames;
   worst = std::max(worst, amount);
+  total += amount;
   if (first >= 0) return false;
   first = frame;
   return true;
@@ -47,20 +52,18 @@ std::vector<std::string> RunHealth::observe(const config::Json& line) {
           frame, t.name.c_str(), intersections));
     const int nodes = c.value("nodes", 0), contacts = c.value("contacts", 0);
     const double stretch = c.value("stretch_p99", 0.0);
-    if (nodes > 0 && contacts >= kKnotContactsPerNode * nodes && stretch >= kKnotStretch &&
-        t.knotted.add(frame, contacts / nodes))
+    const int perNode = nodes > 0 ? int(std::lround(double(contacts) / nodes)) : 0;
+    const bool knotted = nodes > 0 && contacts >= kKnotContactsPerNode * nodes && stretch >= kKnotStretch;
+    if (knotted && t.knotted.add(frame, perNode))
       warnings.push_back(formatted(
           "frame %d: cloth \"%s\" is crushed into itself (%d contact pairs per node, edges stretched %.1fx at "
           "the 99th percentile): layers gathered tighter than collision.thickness allows can stay knotted and slow the "
           "run; a larger remeshing.size minimum or a thinner collision.thickness avoided it in the cases measured "
           "(docs/collisions.md, Known limits)",
-          frame, t.name.c_str(), contacts / nodes, stretch));
+          frame, t.name.c_str(), perNode, stretch));
   }
   const int unresolved = line.value("collision", config::Json::object()).value("unresolved", 0);
-  if (unresolved > 0) {
-    unresolvedPairs_ += unresolved;
-    unresolved_.add(frame, unresolved);
-  }
+  if (unresolved > 0) unresolved_.add(frame, unresolved);
   return warnings;
 }
 
@@ -69,15 +72,16 @@ std::string RunHealth::summary() const {
   auto add = [&](const std::string& part) { text += (text.empty() ? "over the run, " : "; ") + part; };
   for (const ClothTrouble& c : cloths_) {
     if (c.intersecting.frames > 0)
-      add(formatted("cloth \"%s\" ended %d frames with triangles through each other (first frame %d, at most %d "
-                    "pairs)", c.name.c_str(), c.intersecting.frames, c.intersecting.first, c.intersecting.worst));
+      add(formatted("cloth \"%s\" ended %s with triangles through each other (first frame %d, at most %d pairs)",
+                    c.name.c_str(), frameCount(c.intersecting.frames).c_str(), c.intersecting.first,
+                    c.intersecting.worst));
     if (c.knotted.frames > 0)
-      add(formatted("cloth \"%s\" was crushed into itself in %d frames (first frame %d)", c.name.c_str(),
-                    c.knotted.frames, c.knotted.first));
+      add(formatted("cloth \"%s\" was crushed into itself in %s (first frame %d)", c.name.c_str(),
+                    frameCount(c.knotted.frames).c_str(), c.knotted.first));
   }
   if (unresolved_.frames > 0)
-    add(formatted("%d colliding pairs left unresolved by the contact passes in %d frames (first frame %d)",
-                  unresolvedPairs_, unresolved_.frames, unresolved_.first));
+    add(formatted("%d colliding pairs left unresolved by the contact passes in %s (first frame %d)",
+                  unresolved_.total, frameCount(unresolved_.frames).c_str(), unresolved_.first));
   return text;
 }
 

@@ -10,9 +10,9 @@
 namespace adacloth {
 
 // A cloth crushed into itself: at least this many proximity contact pairs per node at the end of a frame, with edges
-// stretched past kKnotStretch at the 99th percentile. Healthy runs stay under 3 pairs per node (the conf/ shots, the
-// stress cases, a sheet crumpled by a ball that lets go: at most 7.2); a cotton sheet left knotted by a ball had 23-46,
-// with edges at 1.7-15x (docs/collisions.md, Known limits).
+// stretched past kKnotStretch at the 99th percentile. The conf/ shots and their variants stay under 3 pairs per node
+// and a sheet crumpled by a ball that then lets go reaches 7.2; a cotton sheet left knotted by a ball had 23-46, with
+// edges at 1.7-15x (docs/collisions.md, Known limits).
 constexpr double kKnotContactsPerNode = 12;
 constexpr double kKnotStretch = 1.5;
 
@@ -30,6 +30,7 @@ class RunHealth {
     int frames = 0;  // frames it showed in
     int first = -1;  // the first of them
     int worst = 0;   // the largest amount at one frame end
+    int total = 0;   // the amounts summed over the frames
     bool add(int frame, int amount);  // counts a frame; true the first time
   };
   struct ClothTrouble {
@@ -40,7 +41,6 @@ class RunHealth {
 
   std::vector<ClothTrouble> cloths_;  // in the order they first appear
   Trouble unresolved_;                // pairs left colliding when a step's passes ran out
-  int unresolvedPairs_ = 0;
 };
 
 }  // namespace adacloth
