@@ -146,6 +146,28 @@ TEST_CASE("simulate warns when a cloth starts inside an obstacle", "[app]") {
                                              "material); note: cloth \"sheet\" starts 29.86 cm inside"));
 }
 
+TEST_CASE("simulate warns once per cloth when cloth ends a frame through cloth and sums it up", "[app]") {
+  // Two sheets made crossing each other along x = 0.5 m: contact cannot take them apart (it keeps cloth from
+  // crossing, and they start crossed), so every frame ends with intersecting triangles.
+  TempDir dir("cli-crossing");
+  writeText(dir / "crossing.json", std::string(R"({"frames": 2, "cloths": [
+      {"name": "a", "mesh": {"grid": {"size": [1, 1], "cells": [4, 4]}}},
+      {"name": "b", "mesh": {"grid": {"size": [1, 1], "cells": [4, 4]}},
+       "transform": {"rotate_deg": [0, 90, 0], "translate": [0.5, 0, 0.5]}}]})"));
+  const RunResult run = runAdacloth("simulate '" + (dir / "crossing.json").string() + "' -o '" +
+                                    (dir / "out").string() + "' --quiet");
+  INFO(run.output);
+  CHECK(run.exitCode == 0);
+  for (const char* cloth : {"a", "b"}) {
+    const std::string told = std::string("warning: frame 0: cloth \"") + cloth + "\" ends the frame with ";
+    CHECK_THAT(run.output, Catch::Contains(told));
+    CHECK(run.output.find(told) == run.output.rfind(told));  // once, not every frame
+    CHECK_THAT(run.output, Catch::Contains(std::string("cloth \"") + cloth + "\" ended 3 frames with triangles "
+                                           "through each other (first frame 0"));
+  }
+  CHECK_THAT(run.output, Catch::Contains("warning: over the run, "));
+}
+
 TEST_CASE("a pre-roll simulates frames before frame 0 and binds cloth to the rest pose", "[app]") {
   // The body's sequence starts at x = 1; its rest mesh (the pose the cloth was fitted to) lies at x = -2. A small
   // sheet 1 mm in front of the rest mesh is bound to the body.
