@@ -183,6 +183,7 @@ ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
   v.margin = j["margin"].get<double>();
   v.anticipationFrames = j["anticipation"]["frames"].get<int>();
   v.fullFrames = j["anticipation"]["full_frames"].get<int>();
+  v.cutRamp = j["anticipation"]["cut_ramp"].get<bool>();
   v.minPixels = j["min_pixels"].get<double>();
   v.backface = j["backface"].get<bool>();
   v.occlusion = j["occlusion"].get<bool>();

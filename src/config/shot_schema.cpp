@@ -163,6 +163,10 @@ Field viewSchema() {
       integer("full_frames", "Frames on each side within which the camera counts at full weight (n, at most "
                              "`frames`); beyond, its weight falls linearly to n / m_t at the window's ends.")
           .atLeast(0).defaults(d.view.fullFrames),
+      boolean("cut_ramp", "Cloth that the shot after a jump cut shows larger than the current one (a cut to a "
+                          "close-up) is refined gradually over the `frames` before the cut, so that it is at the "
+                          "next shot's resolution at the cut without a jump in the face count. false: cloth the "
+                          "current camera sees keeps that camera's resolution up to the cut.").defaults(d.view.cutRamp),
   }, "Temporal anticipation over the camera path (docs/design.md §4.3).").defaults(Json::object());
   return object("view", {
       number("f_out", "View factor of faces out of view: their sizing tensor is scaled by f_out^2, i.e. edges "

@@ -88,5 +88,11 @@ Camera CameraPath::at(double t) const {
   return cameraOf(interpolate(*this, k, u), keyframes[u < 0.5 ? k : k + 1], width, height);
 }
 
+int CameraPath::segmentAt(double t) const {
+  int segment = 0;
+  for (const CameraKeyframe& k : keyframes)
+    if (k.cut && k.time <= t) ++segment;
+  return segment;
+}
 
 }  // namespace adacloth

@@ -37,6 +37,8 @@ struct CameraPath {
 
   // The camera at time t (s); t outside the keyframe range is clamped.
   Camera at(double t) const;
+  // The segment shown at time t: how many keyframes flagged `cut` lie at or before t.
+  int segmentAt(double t) const;
   // First and last keyframe times (s).
   double startTime() const { return keyframes.front().time; }
   double endTime() const { return keyframes.back().time; }

@@ -10,6 +10,7 @@ struct ViewParams {
   double margin = 0.2;             // m: width of the buffer outside the frustum over which F falls from 1 to fOut
   int anticipationFrames = 12;     // frames looked ahead and behind (m_t)
   int fullFrames = 4;              // frames within which the camera counts at full weight (n <= m_t)
+  bool cutRamp = true;             // cloth the next shot shows larger is refined gradually over the window before a cut
   double minPixels = 2.0;          // pixels: shortest edge a visible face is refined to on screen
   bool backface = false;           // back-facing faces count as out of view (garments); off for flags, curtains
   bool occlusion = false;          // faces hidden behind obstacles or cloth count as out of view (depth pre-pass)

@@ -23,6 +23,12 @@ ViewWindow makeViewWindow(const CameraPath& path, double t, double frameTime, co
     w.weights.push_back(anticipationWeight(i, spec.fullFrames, m));
   }
   w.current = m;
+  const int now = path.segmentAt(t + nudge);
+  for (int i = 1; i <= m; ++i)
+    if (path.segmentAt(t + i * frameTime + nudge) != now) {
+      w.comingCut = m + i;
+      break;
+    }
   return w;
 }
 

@@ -28,6 +28,7 @@ struct ViewWindow {
   std::vector<std::array<Plane, 6>> planes;  // each camera's frustum planes, computed once per frame
   std::vector<double> weights;
   int current = 0;  // index of the camera at the current time (i = 0)
+  int comingCut = -1;  // index of the first camera of the next shot (after a cut) ahead in the window, or -1
   // When occlusion is on (addOcclusion): one depth map per distinct camera, and per camera the index of its map.
   std::vector<DepthMap> depthMaps;
   std::vector<int> depthMapIndex;

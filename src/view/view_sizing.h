@@ -19,7 +19,8 @@ struct ViewStats {
 
 // Scales each face tensor by F^2 (F = field.factor), then applies the screen-space clamp with the camera of the
 // window that gave the face its factor (so a face refined ahead of a jump cut is clamped for the camera that will
-// see it), for faces wholly beyond that camera's near plane. `minPixels` at the camera's image height.
+// see it), for faces wholly beyond that camera's near plane. `minPixels` at the camera's image height. Ahead of a jump
+// cut (`spec.cutRamp`), a face the next shot shows larger is also clamped for it, ramped over the window (.cpp).
 void applyViewToFaceSizing(const Mesh& mesh, std::vector<Mat2>& faceSizing, const ViewFactorField& field,
                            const ViewWindow& window, const ViewParams& spec);
 

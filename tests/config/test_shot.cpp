@@ -211,7 +211,7 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(v.silhouetteThreshold == 0.2);
   CHECK(v.memorySeconds == 0.15);
   CHECK(unordered(shot.resolved["cloths"][0]["view"]) ==
-        unordered(R"({"f_out": 0.1, "margin": 0.2, "anticipation": {"frames": 12, "full_frames": 4},)"
+        unordered(R"({"f_out": 0.1, "margin": 0.2, "anticipation": {"frames": 12, "full_frames": 4, "cut_ramp": true},)"
                             R"( "min_pixels": 2.0, "backface": false, "occlusion": false,)"
                             R"( "silhouette_threshold": 0.2, "memory": 0.15})"));
   // upsample {"operator": ...}

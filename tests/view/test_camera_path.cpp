@@ -93,6 +93,11 @@ TEST_CASE("camera path: a cut keyframe jumps, no interpolation across it", "[cam
     // After the cut it interpolates within the new segment.
     CHECK(p.at(3.5).eye.x() > 3.0);
     CHECK(p.at(3.5).eye.x() < 6.0);
+    // The segment shown: the first until the cut, the second from it on.
+    CHECK(p.segmentAt(-1.0) == 0);
+    CHECK(p.segmentAt(2.999) == 0);
+    CHECK(p.segmentAt(3.0) == 1);
+    CHECK(p.segmentAt(100.0) == 1);
   }
 }
 

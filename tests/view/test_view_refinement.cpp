@@ -34,6 +34,13 @@ CameraPath pathOf(std::vector<CameraKeyframe> keys) {
   return path;
 }
 
+// Camera `before` until a jump cut at `cutTime` (s), `after` from then on.
+CameraPath pathWithCut(const CameraKeyframe& before, CameraKeyframe after, double cutTime) {
+  after.time = cutTime;
+  after.cut = true;
+  return pathOf({before, after});
+}
+
 // One sizing + remesh pass with a uniform raw sizing `raw`; view-dependent when `window` is given.
 void refine(Mesh& mesh, const Mat2& raw, const ViewWindow* window, const ViewParams& spec, const SizingParams& limits) {
   mesh.updateGeometry();
@@ -134,10 +141,8 @@ TEST_CASE("(a) faces in view keep their tensors, faces beyond the margin get f_o
 TEST_CASE("(b) jump cut: the faces seen after the cut are refined full_frames frames before it", "[view-dependent]") {
   const double fps = 24.0;
   const int cutFrame = 10;
-  CameraKeyframe after = lookAt({5.0, 0.5, 3.0}, {5.0, 0.5, 0.0});
-  after.time = cutFrame / fps;
-  after.cut = true;
-  const CameraPath path = pathOf({lookAt({0.0, 0.5, 3.0}, {0.0, 0.5, 0.0}), after});
+  const CameraPath path =
+      pathWithCut(lookAt({0.0, 0.5, 3.0}, {0.0, 0.5, 0.0}), lookAt({5.0, 0.5, 3.0}, {5.0, 0.5, 0.0}), cutFrame / fps);
   ViewParams spec;
   spec.fOut = 0.1;
   spec.margin = 0.3;
@@ -181,6 +186,50 @@ TEST_CASE("(b) jump cut: the faces seen after the cut are refined full_frames fr
   }
   CHECK(longestShown <= target * 1.01);
   CHECK(longestHidden > 3 * target);  // the stretch no camera of the window sees stays coarse
+}
+
+TEST_CASE("(b) a cut to a close-up: cloth both shots see is refined gradually before the cut", "[view-dependent]") {
+  // A 1 m sheet seen whole from 20 m, then (a cut at frame 20) from 2 m: the close-up shows it ten times larger.
+  const double fps = 24.0;
+  const int cutFrame = 20;
+  const CameraPath path =
+      pathWithCut(lookAt({0.5, 0.5, 20.0}, {0.5, 0.5, 0.0}), lookAt({0.5, 0.5, 2.0}, {0.5, 0.5, 0.0}), cutFrame / fps);
+  ViewParams spec;
+  spec.anticipationFrames = 8;
+  spec.fullFrames = 4;
+  spec.minPixels = 2.0;
+  Mesh mesh = makeGrid(1.0, 1.0, 8, 8);
+  mesh.updateGeometry();
+  const Mat2 raw = isotropic(0.002);  // finer than either camera's clamp allows
+  auto offCentre = [&](int f) {
+    const Tri n = mesh.faceNodes(f);
+    return ((mesh.nodes[n[0]].x + mesh.nodes[n[1]].x + mesh.nodes[n[2]].x) / 3 - Vec3(0.5, 0.5, 0)).norm();
+  };
+  int centre = 0;  // the face nearest to the middle of the sheet, seen by both cameras
+  for (int f = 0; f < int(mesh.faces.size()); ++f)
+    if (offCentre(f) < offCentre(centre)) centre = f;
+  auto largestAt = [&](int frame, bool ramp) {
+    spec.cutRamp = ramp;
+    const ViewWindow window = makeViewWindow(path, frame / fps, 1.0 / fps, spec);
+    const ViewFactorField field = viewFactorField(mesh, window, spec);
+    REQUIRE(field.factor[centre] == 1.0);
+    std::vector<Mat2> sizing(mesh.faces.size(), raw);
+    applyViewToFaceSizing(mesh, sizing, field, window, spec);
+    return Eigen::SelfAdjointEigenSolver<Mat2>(sizing[centre]).eigenvalues().maxCoeff();
+  };
+  const double far = largestAt(0, true), shown = largestAt(cutFrame, true);
+  REQUIRE(shown > 50 * far);  // 10x larger on screen: edges 10x shorter
+  // Outside the window the wide shot's clamp alone; at its far end still that, then a geometric ramp (the same
+  // factor every frame, shown / far over the window) that ends at the close-up's clamp at the cut.
+  CHECK(largestAt(cutFrame - spec.anticipationFrames - 1, true) == far);
+  CHECK(largestAt(cutFrame - spec.anticipationFrames, true) == Approx(far).epsilon(1e-6));
+  const double step = std::pow(shown / far, 1.0 / spec.anticipationFrames);
+  for (int k = spec.anticipationFrames - 1; k >= 1; --k) {
+    const double ratio = largestAt(cutFrame - k, true) / largestAt(cutFrame - k - 1, true);
+    CHECK(ratio == Approx(step).epsilon(0.02));
+  }
+  // Without the ramp the sheet stays at the wide shot's resolution up to the cut.
+  for (int frame = cutFrame - spec.anticipationFrames; frame < cutFrame; ++frame) CHECK(largestAt(frame, false) == far);
 }
 
 TEST_CASE("(c) screen-space clamp: a far sheet has no edge shorter than min_pixels on screen", "[view-dependent]") {
