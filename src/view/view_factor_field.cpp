@@ -100,10 +100,14 @@ void addOcclusion(ViewWindow& window, const Occluders& occluders) {
     window.depthMaps[k] = renderDepthMap(window.cameras[distinct[k]], occluders);
 }
 
+bool faceInView(const ViewWindow& window, int index, const Vec3& a, const Vec3& b, const Vec3& c,
+                const ViewParams& spec) {
+  return faceFrustumDistance(window.planes[index], a, b, c, depthMapOf(window, index)) <= 0.0 &&
+         !hiddenBackFace(window.cameras[index], a, b, c, spec);
+}
+
 bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
-  const Camera& camera = window.cameras[window.current];
-  return faceFrustumDistance(window.planes[window.current], a, b, c, depthMapOf(window, window.current)) <= 0.0 &&
-         !hiddenBackFace(camera, a, b, c, spec);
+  return faceInView(window, window.current, a, b, c, spec);
 }
 
 bool faceInView(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {

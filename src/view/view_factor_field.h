@@ -50,7 +50,10 @@ double smoothedViewFactor(const Camera& camera, const Vec3& a, const Vec3& b, co
 // Whether the face is seen at all by the camera: it reaches into the frustum and, with back-face coarsening on, faces
 // the camera (F2 = 1 exactly). This is what stats.jsonl counts as `visible_faces`.
 bool faceInView(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec);
-// The same against the window's current camera, with its occlusion when the window has depth maps.
+// The same against the window's camera `index`, with its occlusion when the window has depth maps.
+bool faceInView(const ViewWindow& window, int index, const Vec3& a, const Vec3& b, const Vec3& c,
+                const ViewParams& spec);
+// The same against the window's current camera.
 bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec);
 
 struct ViewFactorField {

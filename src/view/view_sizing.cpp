@@ -37,7 +37,7 @@ Mat2 clampAheadOfCut(const Mesh& mesh, int f, const Mat2& viewScaled, const Mat2
   const Camera& coming = window.cameras[window.comingCut];
   const Tri n = mesh.faceNodes(f);
   if (!beyondNearPlane(mesh, f, coming) ||
-      !faceInView(coming, mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x, spec))
+      !faceInView(window, window.comingCut, mesh.nodes[n[0]].x, mesh.nodes[n[1]].x, mesh.nodes[n[2]].x, spec))
     return clampedNow;
   const Mat2 screenComing = faceScreenJacobian(mesh, f, coming);
   const double scaleNow = pixelsPerMetre(screenNow, now), scaleComing = pixelsPerMetre(screenComing, coming);
