@@ -12,6 +12,7 @@
 #include "collision/bvh.h"
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
+#include "collision/predicted_contacts.h"
 #include "collision/sweep_guard.h"
 #include "dynamics/energy.h"
 #include "dynamics/step.h"
@@ -348,26 +349,6 @@ std::string progressDetail(const Scene& scene) {
   return buf;
 }
 
-// The obstacle contacts of a cloth's next step (dynamics/obstacle_contact.h): the nodes whose unconstrained end
-// position x + h v lies within `thickness` (m) of an obstacle at the end of the step, `field`. Nodes predicted more
-// than three thicknesses inside are left to the contact pass: the nearest surface of a thin obstacle may then be the
-// far one.
-std::vector<ObstacleContact> predictedObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
-                                                       double h) {
-  const int n = int(mesh.nodes.size());
-  std::vector<ObstacleContact> found(n);
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i) {
-    const Node& node = mesh.nodes[i];
-    const std::optional<ProximitySample> near = field.nearest(node.x + h * node.v, 3 * thickness);
-    if (near && near->distance < thickness) found[i] = {i, near->gradient, thickness - near->distance};
-  }
-  std::vector<ObstacleContact> contacts;
-  for (const ObstacleContact& c : found)
-    if (c.node >= 0) contacts.push_back(c);
-  return contacts;
-}
-
 // The frame of an output file named <name>_<frame:05d>.<ext> or <frame:05d>.<ext> (-1 for any other name).
 int frameOfOutputFile(const std::filesystem::path& file) {
   const std::string stem = file.stem().string();
@@ -484,7 +465,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
       Cloth& cloth = scene.cloths[c];
       start.push_back(positionsOf(cloth.mesh));
       const std::vector<ObstacleContact> contacts =
-          endField ? predictedObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, h)
+          endField ? predictObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, h)
                    : std::vector<ObstacleContact>();
       const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material,
                                           settings, h, contacts);

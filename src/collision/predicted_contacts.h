@@ -1,0 +1,35 @@
+#pragma once
+// Which obstacle contacts the next implicit step should know about (dynamics/obstacle_contact.h): springs for the
+// cloth nodes, and for the cloth edges, predicted to end the step within the contact thickness of an obstacle.
+//
+// Why edges too: a node contact keeps each node a thickness off the obstacle, but the straight edge between two nodes
+// on either side of a sharp obstacle edge (a table's or a box's) cuts the corner. The solve, knowing only the nodes,
+// pulled such edges through the corner every step; the contact pass then pushed them out again by moving their nodes
+// apart, a little more each step, and a sheet draped over a box ended with its small faces near the box's edges at
+// 2-3x their rest size and 20x the elastic energy its fall released (docs/benchmarks.md, "Cloth over sharp obstacle
+// edges"). An edge's contact asks the solve for what its nodes' own contacts leave missing at the point of the edge
+// nearest the obstacle; on a flat face, or a smooth one, nothing is missing and no edge contact is made.
+#include <vector>
+
+#include "collision/obstacle_field.h"
+#include "dynamics/obstacle_contact.h"
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+// The contacts of a cloth's next step of length h (s) against the obstacles at the end of that step (`field`), from
+// the unconstrained end positions x + h v:
+// - every node within `thickness` (m) of an obstacle: depth = thickness - distance, along the distance's gradient.
+//   Nodes predicted more than three thicknesses inside are left to the contact pass (the nearest surface of a thin
+//   obstacle may then be the far one);
+// - with `edges`, every mesh edge whose point p nearest the obstacle (weights 1 - s and s on its nodes) lies closer
+//   than 0.75 thickness by more than its nodes' contacts make up for, i.e. by
+//       missing = (0.75 thickness - distance(p)) - (1 - s) depth_a - s depth_b   (node depths 0 where not in contact),
+//   adds a contact to each of its two nodes along the gradient at p, with depths missing w_i / (w_a^2 + w_b^2): the
+//   smallest node moves that carry p out by `missing`. The quarter of the thickness left is for the sag of an edge
+//   lying on a smooth obstacle between its nodes' contacts, which needs no contact of its own (predicted_contacts.cpp).
+// Node contacts come first, in node order, then edge contacts in edge order: the same list at any thread count.
+std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
+                                                     double h, bool edges = true);
+
+}  // namespace adacloth
