@@ -27,6 +27,7 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) {
       planes_.push_back({pose.planePoint, pose.planeNormal});
+      planeObstacles_.push_back(pose.obstacle);
       continue;
     }
     MeshData m;
@@ -128,14 +129,17 @@ Vec3 ObstacleField::vertexNormal(const MeshData& m, int v) {
   return normal;
 }
 
-std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance) const {
+std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance,
+                                                      const Obstacle** which) const {
   std::optional<ProximitySample> best;
   double bestAbs = maxDistance;
-  for (const auto& [point, normal] : planes_) {
+  for (size_t p = 0; p < planes_.size(); ++p) {
+    const auto& [point, normal] = planes_[p];
     const double h = normal.dot(x - point);
     if (h <= bestAbs) {  // inside a half-space counts at any depth
       best = ProximitySample{h, normal};
       bestAbs = std::max(h, 0.0);
+      if (which) *which = planeObstacles_[p];
     }
   }
   // The answer must not depend on the tree (a moved field refits its trees, a new one builds them): of the faces at
@@ -176,6 +180,7 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
     s.distance = sign * bestHit.distance;
     s.gradient = bestHit.distance > 1e-12 ? Vec3(sign * away / bestHit.distance) : Vec3(pseudo.normalized());
     best = s;
+    if (which) *which = m.obstacle;
   }
   return best;
 }

@@ -25,7 +25,8 @@ class ObstacleField {
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than
   // maxDistance is not found either: pass a large maxDistance to measure penetration).
-  std::optional<ProximitySample> nearest(const Vec3& x, double maxDistance) const;
+  // With `which`, also the obstacle the nearest point lies on (unchanged when nothing is found).
+  std::optional<ProximitySample> nearest(const Vec3& x, double maxDistance, const Obstacle** which = nullptr) const;
   bool empty() const { return meshes_.empty() && planes_.empty(); }
 
   // A mesh obstacle's surface as the field holds it: positions, faces and a tree over the faces' boxes (exact, not
@@ -65,6 +66,7 @@ class ObstacleField {
   static Vec3 vertexNormal(const MeshData& m, int v);
   std::vector<MeshData> meshes_;
   std::vector<std::pair<Vec3, Vec3>> planes_;  // point, unit normal
+  std::vector<const Obstacle*> planeObstacles_;  // the ground of each plane
 };
 
 // The sizing field's view of the obstacles: "near" means within `range` (m), about ten cloth thicknesses

@@ -12,6 +12,13 @@ namespace {
 
 // Nodes predicted deeper than this many thicknesses are left to the contact pass.
 constexpr double kReach = 3;
+// Nodes within this many thicknesses of an obstacle that does not move, and not moving away from it, get a contact
+// of depth 0 (held from coming closer for the step): the contact pass leaves cloth resting on an obstacle exactly a
+// thickness off it, where no contact is predicted, and the solve then let the cloth those nodes carry push them in (a
+// sheet dropped on its edge onto the floor crushed its bottom row and sprang back up). Not on moving obstacles: held
+// for a step where the body under it moves, a garment pressed by its waistband ended crowd runs with intersecting
+// pairs (docs/benchmarks.md, "Cloth over sharp obstacle edges").
+constexpr double kRestingBand = 1.2;
 // An edge's contact carries its point nearest the obstacle out to this fraction of the thickness, not the whole of it:
 // an edge lying on a smooth obstacle sags into the thickness between its nodes by L^2 / 8R (0.6 mm for a 3.75 cm edge
 // on conf/sheet_on_sphere.json's 0.3 m ball), and asking for the whole thickness there lifted such cloth off its
@@ -71,10 +78,14 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
   for (int i = 0; i < n; ++i) {
     const Node& node = mesh.nodes[i];
     end[i] = node.x + h * node.v;
-    const std::optional<ProximitySample> near = field.nearest(end[i], kReach * thickness);
+    const Obstacle* obstacle = nullptr;
+    const std::optional<ProximitySample> near = field.nearest(end[i], kReach * thickness, &obstacle);
     if (!near) continue;
     distance[i] = near->distance;
-    if (near->distance < thickness) nodeFound[i] = {i, near->gradient, thickness - near->distance};
+    if (near->distance < thickness)
+      nodeFound[i] = {i, near->gradient, thickness - near->distance};
+    else if (near->distance < kRestingBand * thickness && !obstacle->moves() && near->gradient.dot(node.v) <= 0)
+      nodeFound[i] = {i, near->gradient, 0.0};
   }
   std::vector<ObstacleContact> contacts;
   for (const ObstacleContact& c : nodeFound)
