@@ -6,7 +6,7 @@
 // on either side of a sharp obstacle edge (a table's or a box's) cuts the corner. The solve, knowing only the nodes,
 // pulled such edges through the corner every step; the contact pass then pushed them out again by moving their nodes
 // apart, a little more each step, and a sheet draped over a box ended with its small faces near the box's edges at
-// 2-3x their rest size and 20x the elastic energy its fall released (docs/benchmarks.md, "Cloth over sharp obstacle
+// 2-3x their rest size and 4x the energy it started with, at rest (docs/benchmarks.md, "Cloth over sharp obstacle
 // edges"). An edge's contact asks the solve for what its nodes' own contacts leave missing at the point of the edge
 // nearest the obstacle; on a flat face, or a smooth one, nothing is missing and no edge contact is made.
 #include <vector>
@@ -22,6 +22,8 @@ namespace adacloth {
 // - every node within `thickness` (m) of an obstacle: depth = thickness - distance, along the distance's gradient.
 //   Nodes predicted more than three thicknesses inside are left to the contact pass (the nearest surface of a thin
 //   obstacle may then be the far one);
+// - every node within 1.2 thicknesses of an obstacle that does not move (Obstacle::moves) and whose velocity does not
+//   take it away (n . v <= 0): depth 0, a spring that holds cloth resting there from coming closer for the step;
 // - with `edges`, every mesh edge whose point p nearest the obstacle (weights 1 - s and s on its nodes) lies closer
 //   than 0.75 thickness by more than its nodes' contacts make up for, i.e. by
 //       missing = (0.75 thickness - distance(p)) - (1 - s) depth_a - s depth_b   (node depths 0 where not in contact),
