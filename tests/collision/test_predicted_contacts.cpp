@@ -29,6 +29,13 @@ std::vector<Obstacle> boxAtOrigin(bool moving = false) {
   return {Obstacle(spec, "test")};
 }
 
+// A cloth triangle at rest whose nodes 0 and 1 are a and b; node 2 lies far from the box, and so do its edges.
+Mesh edgeAtRest(const Vec3& a, const Vec3& b) {
+  Mesh cloth = makeTriangles({{a, b, Vec3(3, 0.8, 0.8)}});
+  for (Node& n : cloth.nodes) n.v = Vec3::Zero();
+  return cloth;
+}
+
 // The contacts of `node` in `contacts`.
 std::vector<ObstacleContact> contactsOf(const std::vector<ObstacleContact>& contacts, int node) {
   std::vector<ObstacleContact> found;
@@ -44,9 +51,8 @@ TEST_CASE("an edge across a box's edge gets what its nodes' contacts leave missi
   const ObstacleField field(posesAt(box, 0));
   const double thickness = 0.005, h = 1.0 / 96;
   // Node 0 lies 7 mm above the top face, node 1 7 mm out from the side (beyond the 1.2 thicknesses of a resting
-  // contact); the edge between them passes through the box's edge at its midpoint. Node 2 is far away, and so are its edges.
-  Mesh cloth = makeTriangles({{Vec3(0, 0.307, 0.293), Vec3(0, 0.293, 0.307), Vec3(3, 0.8, 0.8)}});
-  for (Node& n : cloth.nodes) n.v = Vec3::Zero();
+  // contact); the edge between them passes through the box's edge at its midpoint.
+  const Mesh cloth = edgeAtRest(Vec3(0, 0.307, 0.293), Vec3(0, 0.293, 0.307));
 
   const std::vector<ObstacleContact> contacts = predictObstacleContacts(cloth, field, thickness, h);
   const std::vector<ObstacleContact> at0 = contactsOf(contacts, 0), at1 = contactsOf(contacts, 1);
@@ -56,8 +62,8 @@ TEST_CASE("an edge across a box's edge gets what its nodes' contacts leave missi
   const Vec3 outward = Vec3(0, 1, 1).normalized();  // the box edge's pseudo-normal
   CHECK((at0[0].normal - outward).norm() < 1e-9);
   CHECK((at1[0].normal - outward).norm() < 1e-9);
-  // The midpoint lies on the box: the edge's clearance, 0.75 of the thickness, is missing there, and both nodes carry it
-  // with equal weights.
+  // The midpoint lies on the box: the edge's clearance, 0.75 of the thickness, is missing there, and both nodes carry
+  // it with equal weights.
   CHECK(at0[0].depth == Approx(0.75 * thickness).epsilon(1e-9));
   CHECK(at1[0].depth == Approx(0.75 * thickness).epsilon(1e-9));
   // Moving the nodes so carries the edge's midpoint out to that clearance.
@@ -77,9 +83,7 @@ TEST_CASE("an edge's contact is shared by its weights where it passes the obstac
   // Node 0 lies 4.5 mm out from the side, 2 mm below the top (a contact of its own, 0.5 mm deep); node 1 4 mm above
   // the top, 3 mm in (1 mm deep). The edge between them passes 1.25 mm outside the box's edge, near its midpoint, and
   // its nodes' contacts carry that point out by 0.75 mm only.
-  // Node 2 is far away, and so are its edges.
-  Mesh cloth = makeTriangles({{Vec3(0, 0.298, 0.3045), Vec3(0, 0.304, 0.297), Vec3(3, 0.8, 0.8)}});
-  for (Node& n : cloth.nodes) n.v = Vec3::Zero();
+  const Mesh cloth = edgeAtRest(Vec3(0, 0.298, 0.3045), Vec3(0, 0.304, 0.297));
   const std::vector<ObstacleContact> contacts = predictObstacleContacts(cloth, field, thickness, h);
   const std::vector<ObstacleContact> at0 = contactsOf(contacts, 0), at1 = contactsOf(contacts, 1);
   REQUIRE(at0.size() == 2);  // its own contact first, then the edge's
