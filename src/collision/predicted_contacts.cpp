@@ -70,10 +70,20 @@ std::array<ObstacleContact, 2> edgeContacts(const ObstacleField& field, int a, i
 
 std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
                                                      double h, bool edges) {
-  const int n = int(mesh.nodes.size());
-  std::vector<Vec3> end(n);
-  std::vector<double> distance(n, std::numeric_limits<double>::infinity());
-  std::vector<ObstacleContact> nodeFound(n);
+  const int n = int(mesh.nodes.size()), m = int(mesh.edges.size());
+  // Scratch kept from call to call (every step of every cloth): bound to references, as inside the parallel loops a
+  // thread_local name would denote each worker's own copy.
+  thread_local std::vector<Vec3> endStore;
+  thread_local std::vector<double> distanceStore;
+  thread_local std::vector<ObstacleContact> nodeFoundStore;
+  thread_local std::vector<std::array<ObstacleContact, 2>> edgeFoundStore;
+  std::vector<Vec3>& end = endStore;
+  std::vector<double>& distance = distanceStore;
+  std::vector<ObstacleContact>& nodeFound = nodeFoundStore;
+  std::vector<std::array<ObstacleContact, 2>>& edgeFound = edgeFoundStore;
+  end.resize(n);
+  distance.assign(n, std::numeric_limits<double>::infinity());
+  nodeFound.assign(n, ObstacleContact());
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     const Node& node = mesh.nodes[i];
@@ -91,8 +101,7 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
   for (const ObstacleContact& c : nodeFound)
     if (c.node >= 0) contacts.push_back(c);
   if (!edges) return contacts;
-  const int m = int(mesh.edges.size());
-  std::vector<std::array<ObstacleContact, 2>> edgeFound(m);
+  edgeFound.assign(m, {});
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m; ++e)
     edgeFound[e] = edgeContacts(field, mesh.edges[e].nodes[0], mesh.edges[e].nodes[1], end, distance, thickness);
