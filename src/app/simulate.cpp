@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <set>
 
 #include "app/checkpoint.h"
+#include "app/held_inside.h"
 #include "app/run_health.h"
 #include "collision/bvh.h"
 #include "collision/measure.h"
@@ -588,6 +590,7 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   const auto statsFile = options.out / "stats.jsonl";
   Progress progress("frame", options.progress);
   RunHealth health;  // contact trouble told as it shows (stderr)
+  std::set<std::pair<size_t, size_t>> heldInsideTold;  // (cloth, handle) pairs whose heldInsideWarning was given
   std::string startInside;  // startInsideNote at the start (not known to a resumed run)
   auto advance = [&](FrameReport& report, int frame) {
     try {
@@ -641,6 +644,11 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
       appendLine(statsFile, line);
     }
     for (const std::string& warning : health.observe(line)) progress.note("warning: " + warning);
+    if (shot.collision.enabled && !scene.obstacles.empty())
+      for (const HeldInside& inside :
+           heldNodesInside(scene.cloths, frameObstacleField(scene), shot.collision.thickness))
+        if (heldInsideTold.insert({inside.cloth, inside.handle}).second)
+          progress.note("warning: " + heldInsideWarning(inside, scene.cloths, frame));
     // After the stats line: a checkpoint never runs ahead of the stats it resumes after.
     const int every = shot.checkpoint.every;
     if (every > 0 && frame > 0 && (frame % every == 0 || frame == options.frames))

@@ -146,6 +146,36 @@ TEST_CASE("simulate warns when a cloth starts inside an obstacle", "[app]") {
                                              "material); note: cloth \"sheet\" starts 29.86 cm inside"));
 }
 
+TEST_CASE("simulate names a handle whose keys drive held cloth into an obstacle", "[app]") {
+  // The sheet hangs from its top edge, whose handle is keyed 1.3 m down over 0.4 s: into the middle of a box whose top
+  // lies 1.1 m below the edge's start. Keyed 0.8 m down, the edge stops 30 cm above the box.
+  TempDir dir("cli-held-inside");
+  const auto shotDown = [](const std::string& drop) {
+    return std::string(R"({"frames": 12, "obstacles": [{"name": "box", "mesh": {"box": {"size": [2, 0.4, 2]}},
+        "transform": {"translate": [0.5, -0.3, 0]}}],
+      "cloths": [{"name": "sheet", "mesh": {"grid": {"size": [1, 1], "cells": [4, 4]}},
+        "handles": [{"region": {"min": [-0.01, 0.99], "max": [1.01, 1.01]},
+                     "motion": [{"time": 0, "translate": [0, 0, 0]}, {"time": 0.4, "translate": [0, )") +
+           drop + ", 0]}]}]}]}";
+  };
+  writeText(dir / "into.json", shotDown("-1.3"));
+  writeText(dir / "clear.json", shotDown("-0.8"));
+  const RunResult into = runAdacloth("simulate '" + (dir / "into.json").string() + "' -o '" + (dir / "out1").string() +
+                                     "' --quiet");
+  INFO(into.output);
+  CHECK(into.exitCode == 0);
+  CHECK_THAT(into.output, Catch::Contains("cloth \"sheet\": 5 nodes held by the handle at /cloths/0/handles/0 lie "
+                                          "inside obstacle \"box\""));
+  CHECK_THAT(into.output, Catch::Contains("keep the handle's keys clear of the obstacle"));
+  // Once per handle.
+  CHECK(into.output.find("held by the handle") == into.output.rfind("held by the handle"));
+  const RunResult clear = runAdacloth("simulate '" + (dir / "clear.json").string() + "' -o '" +
+                                      (dir / "out2").string() + "' --quiet");
+  INFO(clear.output);
+  CHECK(clear.exitCode == 0);
+  CHECK(clear.output.find("held by the handle") == std::string::npos);
+}
+
 TEST_CASE("simulate warns once per cloth when cloth ends a frame through cloth and sums it up", "[app]") {
   // Two sheets made crossing each other along x = 0.5 m: contact cannot take them apart (it keeps cloth from
   // crossing, and they start crossed), so every frame ends with intersecting triangles.
