@@ -466,11 +466,22 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
       Cloth& cloth = scene.cloths[c];
       start.push_back(positionsOf(cloth.mesh));
+      FreeEndDistances measured;
       const std::vector<ObstacleContact> contacts =
-          endField ? predictObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, h)
+          endField ? predictObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, h, true, &measured)
                    : std::vector<ObstacleContact>();
-      const SolveReport solve = stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material,
-                                          settings, h, contacts);
+      // The solved step's check (dynamics/step.h). The free ends' distances hold for the step they were measured for,
+      // not for a halved one.
+      ContactCheck check;
+      if (endField)
+        check = [&](const Mesh& mesh, double stepTime, const std::vector<Vec3>& solvedEnd,
+                    const std::vector<ObstacleContact>& known) {
+          static const FreeEndDistances unknown;
+          return missedObstacleContacts(mesh, stepTime, solvedEnd, known, stepTime == h ? measured : unknown,
+                                        *endField, shot.collision.thickness);
+        };
+      const SolveReport solve =
+          stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, settings, h, contacts, check);
       report.cloths[c].solverIterations += solve.iterations;
       report.cloths[c].solverResidual = std::max(report.cloths[c].solverResidual, solve.residual);
       if (auto bad = findBadNode(cloth.mesh, settings.maxSpeed))

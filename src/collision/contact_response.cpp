@@ -1,4 +1,5 @@
 #include "collision/contact_response.h"
+#include "collision/obstacle_side.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,6 +106,8 @@ void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<
   const std::vector<Hit> close =
       contactsInOrder(cands, [&](const Candidate& c) -> std::optional<ContactGeometry> {
         if (!keptApartByProximity(w, c)) return std::nullopt;
+        // Against an obstacle, the side is the obstacle's own (obstacle_side.h), not the side at the step's start.
+        if (isObstaclePair(w, c)) return obstacleSideContact(w, s, c, p.thickness);
         const MovingPoints m = movingPoints(s, candidateNodes(w, c));
         return c.edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
       });

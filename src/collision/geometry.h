@@ -30,6 +30,10 @@ SegmentsClosest closestBetweenSegments(const Vec3& p0, const Vec3& p1, const Vec
 // True when segment p0p1 crosses triangle (a, b, c) (touching counts).
 bool segmentHitsTriangle(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& b, const Vec3& c);
 
+// The angle (rad) at corner `at` of the triangle (at, a, b): the weight of its face in the corner's angle-weighted
+// pseudo-normal.
+double cornerAngle(const Vec3& at, const Vec3& a, const Vec3& b);
+
 // True when triangles (a0,a1,a2) and (b0,b1,b2) intersect: an edge of one crosses the other.
 bool trianglesIntersect(const Vec3& a0, const Vec3& a1, const Vec3& a2, const Vec3& b0, const Vec3& b1,
                         const Vec3& b2);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "collision/obstacle_side.h"
+
 namespace adacloth {
 
 std::vector<Hit> ImpactDetector::detect(const CollisionMesh& w, const CollisionState& s) {
@@ -16,8 +18,14 @@ std::vector<Hit> ImpactDetector::detect(const CollisionMesh& w, const CollisionS
 
 std::vector<Hit> ImpactDetector::test(const CollisionMesh& w, const CollisionState& s,
                                       const std::vector<Candidate>& cands) {
+  // A pair with an obstacle is a collision only if it ends the step inside the obstacle or within the tolerance of
+  // it (obstacle_side.h): cloth that went round an edge or a corner of a moving obstacle during the step may cross
+  // the lines of the obstacle's features between two clean states, and pushing it back to its start side put it in.
   std::vector<Hit> hits = contactsInOrder(cands, [&](const Candidate& c) {
-    return candidateCCD(c, movingPoints(s, candidateNodes(w, c)), tolerance_);
+    std::optional<ContactGeometry> hit = candidateCCD(c, movingPoints(s, candidateNodes(w, c)), tolerance_);
+    if (hit && isObstaclePair(w, c) && endsClearOfObstacle(w, s, c, tolerance_))
+      return std::optional<ContactGeometry>();
+    return hit;
   });
   stats_.ccdTests += long(cands.size());
   return hits;

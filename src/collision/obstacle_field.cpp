@@ -8,11 +8,6 @@
 namespace adacloth {
 namespace {
 
-double cornerAngle(const Vec3& at, const Vec3& a, const Vec3& b) {
-  const Vec3 u = a - at, v = b - at;
-  return std::atan2(u.cross(v).norm(), u.dot(v));
-}
-
 // True for the first corner of `t` holding its node (a degenerate face may hold a node twice).
 bool firstCornerOfNode(const Tri& t, int k) { return k == 0 || (t[k] != t[0] && (k == 1 || t[k] != t[1])); }
 

@@ -17,6 +17,13 @@
 
 namespace adacloth {
 
+// The distances predictObstacleContacts measured at the unconstrained end positions x + h v, kept to check the solved
+// step against (missedObstacleContacts): per node (m; infinity beyond three thicknesses), and per edge that of its
+// point nearest the obstacle as found (a lower bound where the edge was ruled out early). Empty: not measured.
+struct FreeEndDistances {
+  std::vector<double> node, edge;
+};
+
 // The contacts of a cloth's next step of length h (s) against the obstacles at the end of that step (`field`), from
 // the unconstrained end positions x + h v:
 // - every node within `thickness` (m) of an obstacle: depth = thickness - distance, along the distance's gradient.
@@ -31,7 +38,23 @@ namespace adacloth {
 //   smallest node moves that carry p out by `missing`. The quarter of the thickness left is for the sag of an edge
 //   lying on a smooth obstacle between its nodes' contacts, which needs no contact of its own (predicted_contacts.cpp).
 // Node contacts come first, in node order, then edge contacts in edge order: the same list at any thread count.
+// With `measured`, the distances it measured are kept there (FreeEndDistances).
 std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
-                                                     double h, bool edges = true);
+                                                     double h, bool edges = true,
+                                                     FreeEndDistances* measured = nullptr);
+
+// The contacts that a step solved with `known` missed (stepCloth's check, dynamics/step.h), from the nodes' solved
+// end positions `solvedEnd` (the mesh holds the step's start, h its length): every node without a contact in `known`
+// that ends a quarter of the thickness or more inside it (depth thickness - distance), and every edge whose point
+// nearest the obstacle ends a quarter of the thickness or more short of 0.75 thickness beyond what this call's node
+// contacts make up for (split over its nodes as above). Each contact is measured at the solved end and handed to the
+// solve from the unconstrained end x + h v along the same normal, so its depth may be negative: the solve, not the
+// node's own motion, moved the node in. `measured` (from predictObstacleContacts for this step, or empty) spares
+// the field the nodes and edges that cannot have come within reach: the solve moved them less than they were away.
+// Why: docs/benchmarks.md, "A solid obstacle's side". Node contacts first, in node order, then edge contacts.
+std::vector<ObstacleContact> missedObstacleContacts(const Mesh& mesh, double h, const std::vector<Vec3>& solvedEnd,
+                                                   const std::vector<ObstacleContact>& known,
+                                                   const FreeEndDistances& measured, const ObstacleField& field,
+                                                   double thickness);
 
 }  // namespace adacloth

@@ -8,7 +8,7 @@ void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vecto
                          double stiffness) {
   if (stiffness <= 0 || sys.h <= 0) return;
   for (const ObstacleContact& c : contacts) {
-    if (c.node < 0 || size_t(c.node) >= sys.W.size() || sys.fixed[c.node] || c.depth < 0) continue;
+    if (c.node < 0 || size_t(c.node) >= sys.W.size() || sys.fixed[c.node]) continue;
     const double mass = mesh.nodes[c.node].mass;
     if (mass <= 0) continue;
     const double k = stiffness * mass / (sys.h * sys.h);  // N/m

@@ -22,8 +22,10 @@ namespace adacloth {
 struct ObstacleContact {
   int node = -1;
   Vec3 normal = Vec3::UnitY();  // the obstacle's outward unit normal at the nearest surface point
-  double depth = 0;             // m, how far the node's end position x + h v lies inside the contact distance (>= 0;
-                                // 0: a node resting at the contact distance, held from coming closer)
+  double depth = 0;             // m, how far the node's end position x + h v lies inside the contact distance along
+                                // `normal` (0: a node resting at the contact distance, held from coming closer;
+                                // negative: a node that may come that much closer, for contacts found after a solve
+                                // that moved it in, step.h)
 };
 
 // Adds the contacts' springs to the step's system (diagonal blocks, their inverses and right-hand side). Held

@@ -42,17 +42,21 @@ PcgSettings::Preconditioner chosenPreconditioner(const PcgSettings& pcg, const I
   return freeNodes >= pcg.ssorMinNodes ? P::Ssor : P::BlockJacobi;
 }
 
-// dv of the step's system by the chosen solver, with what the solve reached.
+// dv of the step's system by the chosen solver, with what the solve reached. `again`: the same step solved before
+// with fewer contacts, which the iterative solves start from (and whose dv this one replaces in the warm start's
+// history).
 std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const ImplicitSystem& sys,
-                            const std::vector<Vec3>& external, const StepSettings& settings, SolveReport& report) {
+                            const std::vector<Vec3>& external, const StepSettings& settings, SolveReport& report,
+                            const std::vector<Vec3>* again = nullptr) {
+  auto remember = [&](const std::vector<Vec3>& dv) { again ? replaceLastDv(state, dv) : rememberDv(state, dv); };
   switch (settings.solver) {
     case StepSolver::Pcg: {
-      if (!settings.pcg.warmStart) state.solver.lastDv.clear(), state.solver.prevDv.clear();
-      const std::vector<Vec3> guess = warmStartGuess(mesh, state, external, sys.h);
+      if (!settings.pcg.warmStart && !again) state.solver.lastDv.clear(), state.solver.prevDv.clear();
+      const std::vector<Vec3> guess = again ? *again : warmStartGuess(mesh, state, external, sys.h);
       const PcgSettings::Preconditioner chosen = chosenPreconditioner(settings.pcg, sys);
       if (chosen == PcgSettings::Preconditioner::Ssor) {
         std::vector<Vec3> dv = solveSsorPcg(sys, state, mesh, guess, settings.pcg, state.solver.pcg, &report);
-        rememberDv(state, dv);
+        remember(dv);
         return dv;
       }
       Preconditioner precondition;
@@ -64,8 +68,8 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
         };
       }
       std::vector<Vec3> dv = solveBlockPcg(sys, state, guess, settings.pcg, state.solver.pcg, &report, precondition);
-      if (multigrid) noteMultigridIterations(state.solver, report.iterations);
-      rememberDv(state, dv);
+      if (multigrid && !again) noteMultigridIterations(state.solver, report.iterations);
+      remember(dv);
       return dv;
     }
     case StepSolver::Direct: {
@@ -104,9 +108,34 @@ bool atRest(const Mesh& mesh) {
   return std::all_of(mesh.nodes.begin(), mesh.nodes.end(), [](const Node& n) { return n.v == Vec3::Zero(); });
 }
 
+// The rounds of stepCloth's `check` (step.h): while the solved step `dv` misses contacts, they join the system and
+// it is solved again from `dv`. The iterations add up in `report`; its residual is the last solve's.
+void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, const std::vector<Vec3>& external,
+                   const StepSettings& settings, const std::vector<ObstacleContact>& predicted,
+                   const ContactCheck& check, std::vector<Vec3>& dv, SolveReport& report) {
+  const int n = int(mesh.nodes.size());
+  std::vector<ObstacleContact> contacts = predicted;
+  std::vector<Vec3> end(n);
+  for (int round = 0; round < kContactRounds; ++round) {
+    for (int i = 0; i < n; ++i) end[i] = mesh.nodes[i].x + sys.h * (mesh.nodes[i].v + dv[i]);
+    const std::vector<ObstacleContact> missing = check(mesh, sys.h, end, contacts);
+    if (missing.empty()) return;
+    addObstacleContacts(sys, mesh, missing, settings.contactStiffness);
+    sys.touching.resize(n, 0);
+    for (const ObstacleContact& c : missing) sys.touching[c.node] = 1;
+    contacts.insert(contacts.end(), missing.begin(), missing.end());
+    SolveReport again;
+    const std::vector<Vec3> first = dv;
+    dv = solveStep(mesh, state, sys, external, settings, again, &first);
+    report.iterations += again.iterations;
+    report.residual = again.residual;
+  }
+}
+
 // One step as step.h describes it; with `crossed`, whether crossedUnstiffened() holds at its end.
 SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                     double h, const std::vector<ObstacleContact>& contacts, bool* crossed) {
+                     double h, const std::vector<ObstacleContact>& contacts, const ContactCheck& check,
+                     bool* crossed) {
   const int n = int(mesh.nodes.size());
   const double tNext = state.time + h;
   // Reused between steps (see assembleSystemInto); one per thread calling stepCloth.
@@ -135,7 +164,8 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
   assembleSystemInto(sys, mesh, state, material, external, h);
   addObstacleContacts(sys, mesh, contacts, settings.contactStiffness);
   SolveReport report;
-  const std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
+  std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
+  if (check) checkContacts(mesh, state, sys, external, settings, contacts, check, dv, report);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     mesh.nodes[i].v += dv[i];
@@ -156,7 +186,7 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
 // and left it past 1.2 in two frames of 150 with tethers; mid-run, the limiter's passes and repair take such faces.
 SolveReport stepHalving(Mesh& mesh, DynamicsState& state, const MaterialParams& material,
                         const StepSettings& settings, double h, const std::vector<ObstacleContact>& contacts,
-                        int halvings) {
+                        const ContactCheck& check, int halvings) {
   const bool mayHalve = halvings > 0 && state.faceStiffening.active() && atRest(mesh);
   // What the step changes, kept to undo it: positions, velocities, the clock and the warm start's history.
   std::vector<Vec3> x, v;
@@ -168,14 +198,15 @@ SolveReport stepHalving(Mesh& mesh, DynamicsState& state, const MaterialParams& 
     history.prevDv = state.solver.prevDv, history.prevDvKnown = state.solver.prevDvKnown;
   }
   bool crossed = false;
-  const SolveReport whole = stepOnce(mesh, state, material, settings, h, contacts, mayHalve ? &crossed : nullptr);
+  const SolveReport whole =
+      stepOnce(mesh, state, material, settings, h, contacts, check, mayHalve ? &crossed : nullptr);
   if (!mayHalve || !crossed) return whole;
   for (size_t i = 0; i < mesh.nodes.size(); ++i) mesh.nodes[i].x = x[i], mesh.nodes[i].v = v[i];
   state.time = time;
   state.solver.lastDv = history.lastDv, state.solver.lastDvKnown = history.lastDvKnown;
   state.solver.prevDv = history.prevDv, state.solver.prevDvKnown = history.prevDvKnown;
-  const SolveReport first = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, halvings - 1);
-  const SolveReport second = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, halvings - 1);
+  const SolveReport first = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, check, halvings - 1);
+  const SolveReport second = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, check, halvings - 1);
   state.time = time + h;
   return {whole.iterations + first.iterations + second.iterations, std::max(first.residual, second.residual)};
 }
@@ -183,10 +214,10 @@ SolveReport stepHalving(Mesh& mesh, DynamicsState& state, const MaterialParams& 
 }  // namespace
 
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                      double h, const std::vector<ObstacleContact>& contacts) {
+                      double h, const std::vector<ObstacleContact>& contacts, const ContactCheck& check) {
   // Two halvings: a step in four at most (at one step per frame, the 42 ms step from rest to wind in quarters).
   constexpr int kHalvings = 2;
-  return stepHalving(mesh, state, material, settings, h, contacts, kHalvings);
+  return stepHalving(mesh, state, material, settings, h, contacts, check, kHalvings);
 }
 
 std::optional<BadNode> findBadNode(const Mesh& mesh, double maxSpeed) {

@@ -3,6 +3,7 @@
 // by block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
 // update), handles; and the blow-up guard. Strain limiting is a constraint of the contact pass that follows the step
 // (dynamics/strain_limit.h, collision/response.h).
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,11 +15,23 @@
 
 namespace adacloth {
 
+// The obstacle contacts a solved step shows to be missing, to be added before the step is solved again: given the
+// mesh at the start of the step (x, v), the step h (s), every node's end position x + h (v + dv) in the solved step
+// (m) and the contacts it was solved with. Nothing when none is missing. Why: contacts are predicted from the
+// unconstrained end positions x + h v, but the solve moves nodes elsewhere, and cloth that a box's edge sweeps
+// sideways was pulled by its neighbours into the box, where no contact had been predicted (docs/benchmarks.md,
+// "A solid obstacle's side").
+using ContactCheck = std::function<std::vector<ObstacleContact>(
+    const Mesh& mesh, double h, const std::vector<Vec3>& solvedEnd, const std::vector<ObstacleContact>& contacts)>;
+
 // Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
 // end of the step. Returns the iterations (sweeps for kang_cho, 0 for direct) and the relative residual of the
-// linear solve. `contacts` are the step's obstacle contacts (dynamics/obstacle_contact.h; none by default).
+// linear solve. `contacts` are the step's obstacle contacts (dynamics/obstacle_contact.h; none by default). With
+// `check`, the solved step is checked and, when contacts are missing, solved again with them added (from the last
+// solution), at most kContactRounds times.
+constexpr int kContactRounds = 2;
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
-                      double h, const std::vector<ObstacleContact>& contacts = {});
+                      double h, const std::vector<ObstacleContact>& contacts = {}, const ContactCheck& check = {});
 
 // The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
 // with the reason, or nothing when the state is sound.

@@ -41,4 +41,9 @@ void rememberDv(DynamicsState& state, const std::vector<Vec3>& dv) {
   cache.lastDvKnown.assign(dv.size(), 1);
 }
 
+void replaceLastDv(DynamicsState& state, const std::vector<Vec3>& dv) {
+  state.solver.lastDv = dv;
+  state.solver.lastDvKnown.assign(dv.size(), 1);
+}
+
 }  // namespace adacloth

@@ -17,4 +17,7 @@ std::vector<Vec3> warmStartGuess(const Mesh& mesh, const DynamicsState& state, c
 // Keeps `dv` (and the one before) for the next step's guess.
 void rememberDv(DynamicsState& state, const std::vector<Vec3>& dv);
 
+// Replaces the dv that rememberDv() kept last by `dv`: the same step solved again (with contacts added).
+void replaceLastDv(DynamicsState& state, const std::vector<Vec3>& dv);
+
 }  // namespace adacloth

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 
 #include "collision/predicted_contacts.h"
 #include "collision_fixtures.h"
@@ -191,12 +192,10 @@ TEST_CASE("a sheet dropped on its edge onto the floor stands on it, neither crus
   // (elastic energy 5 J from a fall of 0.02 J), and the sheet sprang back off the floor above where it had started.
   using namespace adacloth::test;
   TempDir dir("edge-drop");
-  writeText(dir / "drop.json", R"({"name": "drop", "fps": 24, "frames": 24, "steps_per_frame": 4,
+  auto run = simulateShot(dir, "drop", R"({"name": "drop", "fps": 24, "frames": 24, "steps_per_frame": 4,
     "cloths": [{"name": "sheet", "mesh": {"grid": {"size": [0.6, 0.6], "cells": [30, 30]}},
                 "transform": {"translate": [-0.3, 0.05, 0.0]}, "material": "cotton"}],
     "obstacles": [{"name": "floor", "mesh": {"ground": {}}}]})");
-  auto run = runAdacloth("simulate " + (dir / "drop.json").string() + " -o " + (dir / "out").string() +
-                         " --quiet --threads 1");
   INFO(run.output);
   REQUIRE(run.exitCode == 0);
   const std::vector<config::Json> stats = frameStats(dir / "out");
@@ -211,5 +210,99 @@ TEST_CASE("a sheet dropped on its edge onto the floor stands on it, neither crus
     CHECK(potential <= startHeight);
     // The impact itself (frame 3) compresses the bottom row; from the next frame on it stands.
     if (frame >= 4) CHECK(sheet["min_edge"].get<double>() >= 0.01);
+  }
+}
+
+TEST_CASE("a node the solve moved into an obstacle gets a contact measured from its unconstrained end",
+          "[collision]") {
+  const std::vector<Obstacle> box = boxAtOrigin();
+  const ObstacleField field(posesAt(box, 0));
+  const double thickness = 0.005, h = 0.01;
+  // Node 0 falls at 0.25 m/s from 10 mm above the top face: its free end lies 7.5 mm (1.5 thicknesses) above it, so
+  // no contact is predicted. Node 1 ends where it would have. Say the solve (its neighbours) pulled node 0 to 2.5 mm
+  // inside the box: the contact it misses asks for the whole thickness from there, i.e. -2.5 mm from its free end.
+  Mesh cloth = edgeAtRest(Vec3(0, 0.310, 0.1), Vec3(0.05, 0.5, 0.1));
+  cloth.nodes[0].v = Vec3(0, -0.25, 0);
+  FreeEndDistances measured;
+  const std::vector<ObstacleContact> predicted = predictObstacleContacts(cloth, field, thickness, h, true, &measured);
+  CHECK(predicted.empty());
+  std::vector<Vec3> solved;
+  for (const Node& n : cloth.nodes) solved.push_back(n.x + h * n.v);
+  solved[0].y() = 0.3 - 0.0025;
+  for (const FreeEndDistances& given : {measured, FreeEndDistances()}) {
+    const std::vector<ObstacleContact> missed =
+        missedObstacleContacts(cloth, h, solved, predicted, given, field, thickness);
+    REQUIRE(contactsOf(missed, 0).size() == 1);
+    const ObstacleContact c = contactsOf(missed, 0)[0];
+    CHECK((c.normal - Vec3::UnitY()).norm() < 1e-9);
+    CHECK(c.depth == Approx(-0.0025).margin(1e-9));
+    CHECK(contactsOf(missed, 1).empty());
+  }
+  // Within a quarter of the thickness of where it should end, it misses nothing (the contact pass takes that); and a
+  // node that already has a contact is not given a second one.
+  solved[0].y() = 0.3 + 0.8 * thickness;
+  CHECK(missedObstacleContacts(cloth, h, solved, predicted, measured, field, thickness).empty());
+  solved[0].y() = 0.3 - 0.0025;
+  const std::vector<ObstacleContact> known = {{0, Vec3::UnitY(), 0.001}};
+  CHECK(contactsOf(missedObstacleContacts(cloth, h, solved, known, measured, field, thickness), 0).empty());
+}
+
+TEST_CASE("an edge the solve pulled through an obstacle's edge gets contacts on both nodes", "[collision]") {
+  const std::vector<Obstacle> box = boxAtOrigin();
+  const ObstacleField field(posesAt(box, 0));
+  const double thickness = 0.005, h = 0.01;
+  // At rest (free ends = positions) the edge passes the box's edge 4.2 mm off, its nodes 10 mm off the top face and
+  // the side: nothing is predicted. Solved, its nodes end 4 mm off (not within reach of a node contact), but the
+  // edge between them touches the box's edge.
+  const Mesh cloth = edgeAtRest(Vec3(0, 0.310, 0.296), Vec3(0, 0.296, 0.310));
+  FreeEndDistances measured;
+  const std::vector<ObstacleContact> predicted = predictObstacleContacts(cloth, field, thickness, h, true, &measured);
+  REQUIRE(predicted.empty());
+  const std::vector<Vec3> solved = {Vec3(0, 0.304, 0.296), Vec3(0, 0.296, 0.304), cloth.nodes[2].x};
+  for (const FreeEndDistances& given : {measured, FreeEndDistances()}) {
+    const std::vector<ObstacleContact> missed =
+        missedObstacleContacts(cloth, h, solved, predicted, given, field, thickness);
+    CHECK(missed.size() == 2);
+    const Vec3 outward = Vec3(0, 1, 1).normalized();  // the box edge's pseudo-normal
+    for (int node : {0, 1}) {
+      const std::vector<ObstacleContact> at = contactsOf(missed, node);
+      REQUIRE(at.size() == 1);
+      CHECK((at[0].normal - outward).norm() < 1e-9);
+      // From the solved end: the edge's clearance (0.75 thickness), which its midpoint lacks, with equal weights.
+      const double fromSolved = at[0].depth - at[0].normal.dot(solved[node] - cloth.nodes[node].x);
+      CHECK(fromSolved == Approx(0.75 * thickness).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("the check of a solved step asks again only what may have come within reach", "[collision][random]") {
+  // A sheet hanging in front of the box's side, nodes 1-20 mm off it, solved ends jittered by up to 4 mm: what the
+  // check finds with the prediction's distances (which let it skip most nodes and edges) is what it finds asking
+  // everything.
+  const std::vector<Obstacle> box = boxAtOrigin();
+  const ObstacleField field(posesAt(box, 0));
+  const double thickness = 0.005, h = 0.01;
+  Mesh sheet = makeFlatGrid(12, 0.3, 0, false);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> off(0.001, 0.02), jitter(-0.004, 0.004);
+  for (Node& n : sheet.nodes) {
+    n.x = Vec3(n.x.x() - 0.15, n.x.z() + 0.1, 0.3 + off(rng));
+    n.v = Vec3(0, 0, -0.3);
+  }
+  FreeEndDistances measured;
+  const std::vector<ObstacleContact> predicted = predictObstacleContacts(sheet, field, thickness, h, true, &measured);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::vector<Vec3> solved;
+    for (const Node& n : sheet.nodes) solved.push_back(n.x + h * n.v + Vec3(jitter(rng), jitter(rng), jitter(rng)));
+    const std::vector<ObstacleContact> skipping =
+        missedObstacleContacts(sheet, h, solved, predicted, measured, field, thickness);
+    const std::vector<ObstacleContact> asking =
+        missedObstacleContacts(sheet, h, solved, predicted, FreeEndDistances(), field, thickness);
+    REQUIRE(skipping.size() == asking.size());
+    CHECK_FALSE(asking.empty());
+    for (size_t i = 0; i < asking.size(); ++i) {
+      CHECK(skipping[i].node == asking[i].node);
+      CHECK(skipping[i].depth == asking[i].depth);
+    }
   }
 }
