@@ -10,6 +10,7 @@
 
 #include "app/checkpoint.h"
 #include "app/held_inside.h"
+#include "app/obstacle_solids.h"
 #include "app/run_health.h"
 #include "collision/bvh.h"
 #include "collision/measure.h"
@@ -623,6 +624,9 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
         ScopedPhase timer(report, Phase::Measure);
         startInside = startInsideNote(shot, scene);
       }
+      if (shot.collision.enabled)
+        for (const std::string& warning : obstacleSolidWarnings(scene.obstacles))
+          std::fprintf(stderr, "warning: %s\n", warning.c_str());
       if (!startInside.empty())
         std::fprintf(stderr, "warning: %s: contact cannot undo that cleanly (the cloth may stay inside, tear, or "
                      "blow up the run); %s\n", startInside.c_str(),

@@ -176,6 +176,32 @@ TEST_CASE("simulate names a handle whose keys drive held cloth into an obstacle"
   CHECK(clear.output.find("held by the handle") == std::string::npos);
 }
 
+TEST_CASE("simulate warns about an obstacle mesh that is open or faces inwards", "[app]") {
+  // A plate of two triangles (open), the same plate closed into a flat box turned inside out, and a box generator:
+  // only the first two are warned about, once each, by name.
+  TempDir dir("cli-solids");
+  writeText(dir / "plate.obj", "v -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nf 1 3 2\nf 1 4 3\n");
+  writeText(dir / "inside_out.obj",
+            "v -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nv -1 0.1 -1\nv 1 0.1 -1\nv 1 0.1 1\nv -1 0.1 1\n"
+            "f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\n"
+            "f 4 1 5\nf 4 5 8\n");
+  writeText(dir / "shot.json", R"({"frames": 1,
+    "cloths": [{"name": "sheet", "mesh": {"grid": {"size": [0.5, 0.5], "cells": [4, 4]}},
+                "transform": {"translate": [5, 2, 0]}}],
+    "obstacles": [{"name": "plate", "mesh": "plate.obj"}, {"name": "flipped", "mesh": "inside_out.obj",
+                   "transform": {"translate": [0, -3, 0]}},
+                  {"name": "box", "mesh": {"box": {"size": [1, 1, 1]}}, "transform": {"translate": [0, -6, 0]}}]})");
+  const RunResult run = runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + (dir / "out").string() +
+                                    "' --quiet");
+  INFO(run.output);
+  CHECK(run.exitCode == 0);
+  CHECK_THAT(run.output, Catch::Contains("obstacle \"plate\": its mesh is not closed (4 edges not shared by two "
+                                         "faces)"));
+  CHECK_THAT(run.output, Catch::Contains("obstacle \"flipped\": its faces point inwards"));
+  CHECK(run.output.find("obstacle \"box\"") == std::string::npos);
+  CHECK(run.output.find("not closed") == run.output.rfind("not closed"));
+}
+
 TEST_CASE("simulate warns once per cloth when cloth ends a frame through cloth and sums it up", "[app]") {
   // Two sheets made crossing each other along x = 0.5 m: contact cannot take them apart (it keeps cloth from
   // crossing, and they start crossed), so every frame ends with intersecting triangles.
