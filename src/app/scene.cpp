@@ -4,6 +4,7 @@
 
 #include "app/bind_surface.h"
 #include "config/camera_file.h"
+#include "dynamics/push_guard.h"
 #include "io/error.h"
 #include "io/obj.h"
 #include "mesh/generators.h"
@@ -134,7 +135,9 @@ void endPreroll(Scene& scene) {
 
 void rebuildDynamics(Cloth& cloth) {
   rebuildDynamics(cloth.dynamics, cloth.mesh, cloth.spec.material, cloth.spec.strainLimit);
-  cloth.strainLimits = strainLimits(cloth.mesh, cloth.dynamics, cloth.spec.strainLimit, pinnedMask(cloth));
+  const std::vector<char> held = pinnedMask(cloth);
+  cloth.strainLimits = strainLimits(cloth.mesh, cloth.dynamics, cloth.spec.strainLimit, held);
+  cloth.pushGuard = cloth.spec.strainLimit.enabled ? StrainLimits() : pushGuardLimits(cloth.mesh, cloth.dynamics, held);
 }
 
 void remapDynamics(Cloth& cloth, const std::vector<int>& nodeMap) {

@@ -25,14 +25,15 @@ struct Cloth {
   Mesh mesh;
   DynamicsState dynamics;  // springs, handles: everything per cloth the dynamics needs beyond Node
   StrainLimits strainLimits;  // from `spec.strainLimit`, the mesh and the handles; rebuilt with the dynamics state
+  StrainLimits pushGuard;     // without `spec.strainLimit`: the contact pushes' guard (dynamics/push_guard.h); ditto
   // Fixed-topology output (`upsample`): built with the scene, so a bad operator file fails before OUT is touched.
   std::shared_ptr<FixedTopologyOutput> output;
   // The resolution seen by the camera, for cloths with `view` and a `view.memory` (view/view_memory.h).
   std::optional<ViewMemory> viewMemory;
 };
 
-// Rebuilds the cloth's dynamics state (masses, springs, bending) and strain limits from its current mesh and
-// material. Call after any change of the mesh; after a topology change call remapDynamics() instead.
+// Rebuilds the cloth's dynamics state (masses, springs, bending) and strain limits (or push guard) from its current
+// mesh and material. Call after any change of the mesh; after a topology change call remapDynamics() instead.
 void rebuildDynamics(Cloth& cloth);
 
 // After a remesh: carries the handles over with the remesher's node map (old node -> new index, -1 if removed;

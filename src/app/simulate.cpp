@@ -72,6 +72,7 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
     cloths[c].x0 = std::move(start[c]);
     cloths[c].pinned = pinnedMask(scene.cloths[c]);
     cloths[c].strainLimits = &scene.cloths[c].strainLimits;
+    cloths[c].pushGuard = &scene.cloths[c].pushGuard;
   }
   // Both stay valid: the cache keeps the two times last asked for.
   const std::vector<ObstaclePose>& posesAtStart = scene.obstaclePoses.at(scene.obstacles, t0);

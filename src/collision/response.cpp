@@ -9,6 +9,7 @@
 #include "collision/held_yield.h"
 #include "collision/impact_detector.h"
 #include "collision/impact_zones.h"
+#include "dynamics/push_guard.h"
 
 namespace adacloth {
 
@@ -52,6 +53,28 @@ void limitStrains(const std::vector<ClothStep>& cloths, CollisionState& s, Colli
   for (const ClothStep& c : cloths) {
     if (c.strainLimits && !c.strainLimits->empty())
       st.limitPasses += limitStrain(s.x1, s.v, s.invMass, *c.strainLimits, kSlack, first);
+    first += int(c.mesh->nodes.size());
+  }
+  st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The push guard (dynamics/push_guard.h) of every cloth that has one: its edges are brought back within their
+// guard bounds or their length in `beforePushes` (the cloth nodes' positions before the proximity pushes), whichever
+// is wider. Positions only.
+void guardPushes(const std::vector<ClothStep>& cloths, const std::vector<Vec3>& beforePushes, CollisionState& s,
+                 CollisionStepStats& st) {
+  constexpr double kSlack = 1e-3;  // as limitStrains'
+  const auto start = std::chrono::steady_clock::now();
+  // The speeds stay the solve's: the pushes moved positions only, so the guard's undoing of them does too.
+  std::vector<Vec3> speedsLeftAlone;
+  int first = 0;
+  for (const ClothStep& c : cloths) {
+    if (c.pushGuard && !c.pushGuard->empty()) {
+      StrainLimits bounds = *c.pushGuard;
+      widenToLengths(bounds, beforePushes, first);
+      if (speedsLeftAlone.empty()) speedsLeftAlone = s.v;
+      st.limitPasses += limitStrain(s.x1, speedsLeftAlone, s.invMass, bounds, kSlack, first);
+    }
     first += int(c.mesh->nodes.size());
   }
   st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -174,6 +197,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     // node stretches its edges, and nothing after the contact passes pulled them back (the self-contact of a soft
     // flag held to 1.05 left edges at 2x). The limiter runs again, before the CCD passes, which check its moves too.
     limitStrains(cloths, s, st);
+    guardPushes(cloths, found, s, st);
     detector.seed(std::move(near), std::move(found), seedReach);
   }
   bool clean = false;

@@ -19,7 +19,9 @@
 //    `thickness` (the push goes to the lighter side by inverse mass), their approaching normal velocity removed
 //    (inelastic) and their tangential velocity reduced by Coulomb friction. Then the strain limiter once more: the
 //    pushes take no account of the limits (a node pushed out of a fold or off a body stretches its edges), and the
-//    CCD passes that follow check the limiter's moves as they check the pushes.
+//    CCD passes that follow check the limiter's moves as they check the pushes. A cloth without limits gets the push
+//    guard instead (dynamics/push_guard.h): its edges are brought back within [0.9, 1.1] of their rest length or
+//    their length before the pushes, whichever is wider.
 // 4. Continuous collision detection, iterated until clean: every pair that touches while approaching during the step
 //    is separated at the end by a small gap (a tenth of the thickness), inelastic, with friction.
 // 5. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
@@ -45,6 +47,8 @@ struct ClothStep {
   std::vector<Vec3> x0;          // node positions at the start of the step (m)
   std::vector<char> pinned;      // 1 = held by a handle (infinite mass); empty = none held
   const StrainLimits* strainLimits = nullptr;  // node indices of `mesh`; null or empty = none
+  // For a cloth without strain limits: the push guard's limits (dynamics/push_guard.h); null or empty = none.
+  const StrainLimits* pushGuard = nullptr;
 };
 
 struct CollisionStepStats {

@@ -125,7 +125,9 @@ Field strainLimitSchema() {
           .inUnit("1").atLeast(0).atMost(1).isOptional(),
   }, "Strain limiting in each step's contact pass, before the contacts and again after their proximity pushes: "
      "over- or under-stretched edges and faces are pulled back within [min, max], and the speed that would stretch "
-     "an edge further is removed (nothing is added). Absent: no limiting.").isOptional();
+     "an edge further is removed (nothing is added). Absent: no limiting, but the contact pushes are still kept from "
+     "stretching an edge past the wider of 1.1 x its rest length and its length before them (the push guard, "
+     "docs/collisions.md).").isOptional();
 }
 
 Field remeshingObjectSchema() {
