@@ -47,26 +47,11 @@ bool linkConditionHolds(const Mesh& m, int edge) {
   return common == opposite;
 }
 
-// The smaller principal stretch of a triangle: the smaller singular value of the map from its material corners u to
-// its world corners x (closed form, from the eigenvalues of F^T F).
-double smallerStretch(const Vec2& u0, const Vec2& u1, const Vec2& u2, const Vec3& x0, const Vec3& x1,
-                      const Vec3& x2) {
-  Mat2 dm;
-  dm << u1 - u0, u2 - u0;
-  Mat32 ds;
-  ds << x1 - x0, x2 - x0;
-  const Mat32 F = ds * dm.inverse();
-  const Mat2 C = F.transpose() * F;
-  const double mean = 0.5 * (C(0, 0) + C(1, 1));
-  const double radius = std::sqrt(0.25 * (C(0, 0) - C(1, 1)) * (C(0, 0) - C(1, 1)) + C(0, 1) * C(0, 1));
-  return std::sqrt(std::max(0.0, mean - radius));
-}
-
 // Whether face `face` stays acceptable with its vert `va` replaced by `vb` (new corner verts `v`): new edges short
-// enough (the cheapest and most frequent rejection, tested first), positive material area, metric aspect ratio, no
-// flip of its world normal, and a smaller principal stretch of at least `minStretch` (0: no check).
+// enough (the cheapest and most frequent rejection, tested first), positive material area, metric aspect ratio, and
+// no flip of its world normal.
 bool changedFaceIsValid(const RemeshState& s, const Face& face, const Tri& v, int vb, const RemeshParams& params,
-                        double minStretch, double& area) {
+                        double& area) {
   const Mesh& m = s.mesh;
   for (int w : v)
     if (w != vb &&
@@ -79,31 +64,13 @@ bool changedFaceIsValid(const RemeshState& s, const Face& face, const Tri& v, in
   if (metricAspect(u0, u1, u2, M) < params.aspectMin) return false;
   const Vec3 &x0 = m.nodes[m.verts[v[0]].node].x, &x1 = m.nodes[m.verts[v[1]].node].x,
              &x2 = m.nodes[m.verts[v[2]].node].x;
-  if (!((x1 - x0).cross(x2 - x0).dot(face.normal) > 0.0)) return false;
-  return minStretch <= 0 || smallerStretch(u0, u1, u2, x0, x1, x2) >= minStretch;
-}
-
-// The smaller principal stretch below which a face of vert `va`'s fan may not end after a collapse: the fan's most
-// compressed face now or params.collapseMinStretch, whichever is lower (0: no check). So a collapse never folds cloth
-// that lies flat into a compressed face, and cloth already compressed (gathered, buckled) coarsens as before.
-double fanMinStretch(const RemeshState& s, int va, const RemeshParams& params) {
-  if (params.collapseMinStretch <= 0) return 0.0;
-  const Mesh& m = s.mesh;
-  double lowest = params.collapseMinStretch;
-  for (int f : m.verts[va].faces) {
-    const Tri& v = m.faces[f].verts;
-    lowest = std::min(lowest, smallerStretch(m.verts[v[0]].u, m.verts[v[1]].u, m.verts[v[2]].u,
-                                             m.nodes[m.verts[v[0]].node].x, m.nodes[m.verts[v[1]].node].x,
-                                             m.nodes[m.verts[v[2]].node].x));
-  }
-  return lowest;
+  return (x1 - x0).cross(x2 - x0).dot(face.normal) > 0.0;
 }
 
 // Checks the faces of vert `va` once `va` is replaced by `vb`; fails on any bad new face or a change of the fan's
 // material area (the panel outline would move).
 bool fanStaysValid(const RemeshState& s, int va, int vb, const RemeshParams& params) {
   const Mesh& m = s.mesh;
-  const double minStretch = fanMinStretch(s, va, params);
   double lost = 0.0, kept = 0.0, scale = 0.0;
   for (int f : m.verts[va].faces) {
     const Face& face = m.faces[f];
@@ -114,7 +81,7 @@ bool fanStaysValid(const RemeshState& s, int va, int vb, const RemeshParams& par
     for (int& w : v)
       if (w == va) w = vb;
     double area = 0.0;
-    if (!changedFaceIsValid(s, face, v, vb, params, minStretch, area)) return false;
+    if (!changedFaceIsValid(s, face, v, vb, params, area)) return false;
     kept += area;
   }
   return std::abs(kept - lost) <= 1e-12 * scale;

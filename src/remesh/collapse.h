@@ -10,8 +10,7 @@ namespace adacloth {
 // material area of each of its fans is unchanged: the node is on a straight piece of outline); the two nodes share
 // exactly the neighbours opposite the edge (the link condition: the mesh stays a manifold); and every face that
 // changes keeps positive material area, a metric aspect ratio of at least params.aspectMin, new edges with
-// s^2 <= params.collapseMaxSizeSq, the orientation of its world normal, and a smaller principal stretch of at least
-// params.collapseMinStretch or of the most compressed face around `removed`, whichever is lower.
+// s^2 <= params.collapseMaxSizeSq, and the orientation of its world normal.
 bool canCollapse(const RemeshState& state, int edge, int removed, const RemeshParams& params);
 
 // The tetrahedra the collapse of `removed` into the other node of `edge` sweeps (see SweepCheck in remesh.h).

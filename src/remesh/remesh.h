@@ -13,13 +13,6 @@ namespace adacloth {
 struct RemeshParams {
   double aspectMin = 0.2;          // new faces of a collapse must keep at least this aspect ratio in the metric
   double collapseMaxSizeSq = 0.81; // hysteresis: edges created by a collapse must have s^2 <= this (s <= 0.9)
-  // A face a collapse creates must not be compressed past this (its smaller principal stretch, world against
-  // material), nor past the most compressed face around the removed node where that is lower (0: no check). Where a
-  // coarse sizing (cloth out of view) let collapses span the folds of a pleated curtain, they folded faces to 0.67
-  // of their material width; their springs then flattened the pleats, 132 J of elastic energy at frame 0 of jump_cut
-  // (docs/benchmarks.md, "Collapses that fold the cloth"). 0.9 is the strain limit's default lower bound; 0.8 held the
-  // pleats as well, and neither moved the garments' stretch beyond the runs' own spread.
-  double collapseMinStretch = 0.9;
   double flipThreshold = 0.01;     // tau of the anisotropic Delaunay test (flip only clearly non-Delaunay edges)
   double flipMaxDihedral = 0.75;   // rad: never flip an edge whose faces meet at a larger world angle (a crease)
   int maxPasses = 64;              // bound on split and collapse batches (each batch is an independent set)
