@@ -20,6 +20,9 @@ struct CollisionCache::Impl {
   FaceTrees trees;
   PrimitiveBoxes boxes;  // swept, not grown: the proximity pass's and the CCD passes' (broad_phase.h)
   CollisionState state;
+  // The push guard's scratch: its bounds widened for this step, and the speeds its passes may not change.
+  StrainLimits guardBounds;
+  std::vector<Vec3> guardSpeeds;
   bool meshBuilt = false;
 };
 
@@ -62,18 +65,19 @@ void limitStrains(const std::vector<ClothStep>& cloths, CollisionState& s, Colli
 // guard bounds or their length in `beforePushes` (the cloth nodes' positions before the proximity pushes), whichever
 // is wider. Positions only.
 void guardPushes(const std::vector<ClothStep>& cloths, const std::vector<Vec3>& beforePushes, CollisionState& s,
-                 CollisionStepStats& st) {
+                 CollisionCache::Impl& scratch, CollisionStepStats& st) {
   constexpr double kSlack = 1e-3;  // as limitStrains'
   const auto start = std::chrono::steady_clock::now();
   // The speeds stay the solve's: the pushes moved positions only, so the guard's undoing of them does too.
-  std::vector<Vec3> speedsLeftAlone;
+  bool speedsCopied = false;
   int first = 0;
   for (const ClothStep& c : cloths) {
     if (c.pushGuard && !c.pushGuard->empty()) {
-      StrainLimits bounds = *c.pushGuard;
+      StrainLimits& bounds = scratch.guardBounds;
+      bounds = *c.pushGuard;  // into the buffers of the last step: no allocation once they are large enough
       widenToLengths(bounds, beforePushes, first);
-      if (speedsLeftAlone.empty()) speedsLeftAlone = s.v;
-      st.limitPasses += limitStrain(s.x1, speedsLeftAlone, s.invMass, bounds, kSlack, first);
+      if (!speedsCopied) scratch.guardSpeeds = s.v, speedsCopied = true;
+      st.limitPasses += limitStrain(s.x1, scratch.guardSpeeds, s.invMass, bounds, kSlack, first);
     }
     first += int(c.mesh->nodes.size());
   }
@@ -197,7 +201,7 @@ CollisionStepStats resolveCollisions(std::vector<ClothStep>& cloths, const std::
     // node stretches its edges, and nothing after the contact passes pulled them back (the self-contact of a soft
     // flag held to 1.05 left edges at 2x). The limiter runs again, before the CCD passes, which check its moves too.
     limitStrains(cloths, s, st);
-    guardPushes(cloths, found, s, st);
+    guardPushes(cloths, found, s, c, st);
     detector.seed(std::move(near), std::move(found), seedReach);
   }
   bool clean = false;
