@@ -81,6 +81,14 @@ std::array<ObstacleContact, 2> edgeContacts(const ObstacleField& field, int a, i
   return found;
 }
 
+// True when `start` (a node's position at the start of the step) lies on the outer side of the tangent plane at the
+// surface point nearest `solvedEnd` (found as `near`): the node entered the obstacle through that surface. A node
+// solved deep into a thin obstacle may lie nearer its far side, and a contact there would carry it through.
+bool enteredThrough(const ProximitySample& near, const Vec3& solvedEnd, const Vec3& start) {
+  const Vec3 surface = solvedEnd - near.distance * near.gradient;
+  return near.gradient.dot(start - surface) > 0;
+}
+
 }  // namespace
 
 std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
@@ -116,7 +124,11 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
   std::vector<ObstacleContact> contacts;
   for (const ObstacleContact& c : nodeFound)
     if (c.node >= 0) contacts.push_back(c);
-  if (measured) measured->node = distance;
+  if (measured) {
+    // Not found within reach: at least that far outside, or that deep inside (left to the contact pass, as here).
+    measured->node = distance;
+    for (double& d : measured->node) d = std::min(d, kReach * thickness);
+  }
   if (!edges) return contacts;
   nodeDepth.resize(n);
   for (int i = 0; i < n; ++i) nodeDepth[i] = nodeFound[i].node >= 0 ? nodeFound[i].depth : 0.0;
@@ -164,9 +176,13 @@ std::vector<ObstacleContact> missedObstacleContacts(const Mesh& mesh, double h, 
     const double bound = haveNodes ? measured.node[i] - moved[i] : -std::numeric_limits<double>::infinity();
     distance[i] = bound;
     if (hasContact[i] || bound > nodeReach) continue;
-    const std::optional<ProximitySample> near = field.nearest(solvedEnd[i], kReach * thickness);
-    distance[i] = near ? near->distance : kReach * thickness;
-    if (near && near->distance <= nodeReach) {
+    // As deep as the solve may have moved the node: a stretched sheet that a ball pressing it lets go of springs back
+    // into the ball by several centimetres in one step, far deeper than any prediction reaches.
+    const std::optional<ProximitySample> near = field.nearest(solvedEnd[i], kReach * thickness + moved[i]);
+    const bool usable =
+        near && (near->distance >= -kReach * thickness || enteredThrough(*near, solvedEnd[i], mesh.nodes[i].x));
+    distance[i] = usable ? near->distance : kReach * thickness;
+    if (usable && near->distance <= nodeReach) {
       nodeDepth[i] = thickness - near->distance;
       nodeFound[i] = fromFreeEnd({i, near->gradient, nodeDepth[i]});
     }

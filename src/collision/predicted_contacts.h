@@ -18,8 +18,9 @@
 namespace adacloth {
 
 // The distances predictObstacleContacts measured at the unconstrained end positions x + h v, kept to check the solved
-// step against (missedObstacleContacts): per node (m; infinity beyond three thicknesses), and per edge that of its
-// point nearest the obstacle as found (a lower bound where the edge was ruled out early). Empty: not measured.
+// step against (missedObstacleContacts): per node (m; three thicknesses where nothing is that near), and per edge
+// that of its point nearest the obstacle as found (a lower bound where the edge was ruled out early). Empty: not
+// measured.
 struct FreeEndDistances {
   std::vector<double> node, edge;
 };
@@ -47,7 +48,10 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
 // end positions `solvedEnd` (the mesh holds the step's start, h its length): every node without a contact in `known`
 // that ends a quarter of the thickness or more inside it (depth thickness - distance), and every edge whose point
 // nearest the obstacle ends a quarter of the thickness or more short of 0.75 thickness beyond what this call's node
-// contacts make up for (split over its nodes as above). Each contact is measured at the solved end and handed to the
+// contacts make up for (split over its nodes as above). A node is looked for as deep as the solve moved it (three
+// thicknesses plus its move); one found deeper than three thicknesses gets a contact only when its start position (the
+// mesh's) lies on the outer side of the tangent plane at its nearest surface point: it came in through that surface,
+// not through the far side of a thin obstacle. Each contact is measured at the solved end and handed to the
 // solve from the unconstrained end x + h v along the same normal, so its depth may be negative: the solve, not the
 // node's own motion, moved the node in. `measured` (from predictObstacleContacts for this step, or empty) spares
 // the field the nodes and edges that cannot have come within reach: the solve moved them less than they were away.
