@@ -35,7 +35,7 @@ bool RunHealth::Trouble::add(int frame, int amount) {
 RunHealth::ClothTrouble& RunHealth::cloth(const std::string& name) {
   for (ClothTrouble& c : cloths_)
     if (c.name == name) return c;
-  cloths_.push_back({name, {}, {}});
+  cloths_.push_back({name, {}, {}, {}});
   return cloths_.back();
 }
 
@@ -61,6 +61,13 @@ std::vector<std::string> RunHealth::observe(const config::Json& line) {
           "run; a larger remeshing.size minimum or a thinner collision.thickness avoided it in the cases measured "
           "(docs/collisions.md, Known limits)",
           frame, t.name.c_str(), perNode, stretch));
+    if (!knotted && stretch >= kTornStretch && t.torn.add(frame, int(std::lround(100 * stretch))))
+      warnings.push_back(formatted(
+          "frame %d: cloth \"%s\" is torn apart (edges stretched %.1fx at the 99th percentile): something pulls it "
+          "far past what its springs and the contact passes can hold (an obstacle pressing it deep and letting go, a "
+          "handle outrunning it, a step too long for its speed), and the frames from here are wrong and slow; try "
+          "more steps_per_frame or gentler motion (docs/collisions.md, Known limits)",
+          frame, t.name.c_str(), stretch));
   }
   const int unresolved = line.value("collision", config::Json::object()).value("unresolved", 0);
   if (unresolved > 0) unresolved_.add(frame, unresolved);
@@ -78,6 +85,9 @@ std::string RunHealth::summary() const {
     if (c.knotted.frames > 0)
       add(formatted("cloth \"%s\" was crushed into itself in %s (first frame %d)", c.name.c_str(),
                     frameCount(c.knotted.frames).c_str(), c.knotted.first));
+    if (c.torn.frames > 0)
+      add(formatted("cloth \"%s\" was torn apart in %s (first frame %d, edges at most %.1fx at the 99th percentile)",
+                    c.name.c_str(), frameCount(c.torn.frames).c_str(), c.torn.first, c.torn.worst / 100.0));
   }
   if (unresolved_.frames > 0)
     add(formatted("%d colliding pairs left unresolved by the contact passes in %s (first frame %d)",

@@ -66,3 +66,24 @@ TEST_CASE("unresolved pairs are summed up at the end, not told as they come", "[
   CHECK(health.summary() ==
         "over the run, 5 colliding pairs left unresolved by the contact passes in 2 frames (first frame 60)");
 }
+
+TEST_CASE("a cloth torn apart is told from its stretch alone", "[app]") {
+  RunHealth health;
+  // A tablecloth jerked off a table: edges at 2.3x for two frames, few contacts. Not torn.
+  CHECK(health.observe(frameLine(21, {clothLine("cloth", 1300, 80, 0, 2.26)})).empty());
+  // A sheet torn on a ball that pressed it and let go: p99 3.9, then 22, with 4 contact pairs per node.
+  const std::vector<std::string> w = health.observe(frameLine(20, {clothLine("tramp", 1514, 552, 0, 3.92)}));
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("frame 20: cloth \"tramp\" is torn apart (edges stretched 3.9x at the 99th percentile)") == 0);
+  CHECK(health.observe(frameLine(30, {clothLine("tramp", 4120, 15661, 0, 21.83)})).empty());  // told already
+  CHECK(health.summary() == "over the run, cloth \"tramp\" was torn apart in 2 frames (first frame 20, edges at most "
+                            "21.8x at the 99th percentile)");
+}
+
+TEST_CASE("a knotted cloth is told as knotted and not also as torn", "[app]") {
+  RunHealth health;
+  const std::vector<std::string> w = health.observe(frameLine(5, {clothLine("sheet", 1000, 30000, 0, 4.0)}));
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("is crushed into itself") != std::string::npos);
+  CHECK(health.summary().find("torn") == std::string::npos);
+}
