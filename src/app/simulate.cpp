@@ -457,7 +457,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
   {
     ScopedPhase timer(report, Phase::Physics);
     const ObstacleField* endField = nullptr;
-    if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactStiffness > 0) {
+    if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactSprings.enabled()) {
       const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + h);
       if (!scene.contactField || !scene.contactField->moveTo(endPoses)) {
         scene.contactField.emplace(endPoses);

@@ -10,12 +10,21 @@
 // the obstacle's normal for the step (as ARCSim adds its proximity constraints to the implicit solve), so the solve
 // stops it, and its neighbours with it; the contact pass then only has what is left.
 //
-// The spring's stiffness is `stiffness` m_i / h^2: the solve then takes stiffness / (1 + stiffness) of the
-// predicted depth out. It holds for one step only and acts along the normal only: a node that the solve moves
-// away from the obstacle is slowed by the same spring for that one step.
+// The spring's stiffness K (N/m) has two parts (`ContactSprings`): `massMultiple` m_i / h^2, which takes
+// massMultiple / (1 + massMultiple) of the predicted depth out of a node that only its inertia holds, plus
+// `clothMultiple` times the cloth's own stiffness at the node along the normal, n.(W_i - m_i) n / h^2 (W_i the
+// node's block of the step's system before any contact), which takes about clothMultiple / (1 + clothMultiple) of
+// it out against the cloth's pull. Why the second: the cloth's stiffness at a node grows as its edges shrink
+// (h^2 k / m ~ 1 / edge^2), so a spring scaled by the mass alone lost to the tension of a refined, stretched sheet:
+// pressed by a ball or pulled over a rod, nodes ended the solve a centimetre or more inside and the contact passes
+// pushed them out pair by pair, tearing the sheet (docs/benchmarks.md, "Contact springs as stiff as the cloth").
+// A spring holds for one step only and acts along the normal only. With ContactSprings::oneSided (the default), a
+// contact that ends a checked step pulling its node towards the obstacle is let go and the step solved again
+// (step.h); else a node that the solve moves away from the obstacle is held back by the spring for that one step.
 #include <vector>
 
 #include "dynamics/implicit_system.h"
+#include "dynamics/params.h"
 
 namespace adacloth {
 
@@ -29,8 +38,14 @@ struct ObstacleContact {
 };
 
 // Adds the contacts' springs to the step's system (diagonal blocks, their inverses and right-hand side). Held
-// nodes are left alone. `stiffness` is dimensionless (see above).
+// nodes are left alone. The cloth's stiffness at each node is read from sys.W as it is on entry: add every contact of
+// a step in one call, to a system without contacts.
 void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
-                         double stiffness);
+                         const ContactSprings& springs);
+
+// True when contact c pulls its node towards the obstacle at the end of the step solved with velocity change dv
+// (m/s): the node ended farther out than the spring's rest, so the obstacle would be holding it (step.h lets such
+// contacts go).
+bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv);
 
 }  // namespace adacloth

@@ -92,6 +92,22 @@ enum class StepSolver {
 };
 
 // Everything a step needs besides the cloth's own material and strain limit.
+// The obstacle contacts' springs in the solve (dynamics/obstacle_contact.h); multiples are dimensionless.
+struct ContactSprings {
+  // x m / h^2: at 64 the solve takes 98 % of a predicted depth out of a node its inertia alone holds; 1 and 16 left
+  // the ball in sheet_on_sphere pumping energy.
+  double massMultiple = 64;
+  // x the cloth's own stiffness at the node along the normal. With the mass part alone, a refined sheet under
+  // tension pulled its nodes centimetres into an obstacle and tore on it (a cotton sheet pressed 50 cm by a ball:
+  // edge p99 21.9; here 1.55). 1 left a curtain that a 3 cm rod sweeps at 3.5 m/s torn, 16 blew it up (measured on
+  // a first version; docs/benchmarks.md, "Contact springs as stiff as the cloth").
+  double clothMultiple = 4;
+  // Contacts that end a checked step pulling their node towards the obstacle are let go and the step solved again
+  // (stepCloth's check, step.h): springs this stiff would otherwise hold cloth leaving an obstacle on it for the step.
+  bool oneSided = true;
+  bool enabled() const { return massMultiple > 0 || clothMultiple > 0; }
+};
+
 struct StepSettings {
   Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2, Y is up
   WindParams wind;
@@ -100,9 +116,7 @@ struct StepSettings {
   int iterations = 1;         // solver kang_cho: Jacobi sweeps (1 = the paper's one-iteration update)
   double cgTolerance = 1e-8;  // solver cg: relative residual
   double maxSpeed = 100;      // m/s: a node faster than this is a blow-up (findBadNode)
-  // Obstacle contacts in the solve: springs of this x m / h^2 along the normal (dynamics/obstacle_contact.h). At 64
-  // the solve takes 98 % of a predicted depth out; 1 and 16 left the ball in sheet_on_sphere pumping energy.
-  double contactStiffness = 64;
+  ContactSprings contactSprings;  // obstacle contacts in the solve (dynamics/obstacle_contact.h)
 };
 
 }  // namespace adacloth

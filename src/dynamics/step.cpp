@@ -108,22 +108,44 @@ bool atRest(const Mesh& mesh) {
   return std::all_of(mesh.nodes.begin(), mesh.nodes.end(), [](const Node& n) { return n.v == Vec3::Zero(); });
 }
 
-// The rounds of stepCloth's `check` (step.h): while the solved step `dv` misses contacts, they join the system and
-// it is solved again from `dv`. The iterations add up in `report`; its residual is the last solve's.
-void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, const std::vector<Vec3>& external,
-                   const StepSettings& settings, const std::vector<ObstacleContact>& predicted,
-                   const ContactCheck& check, std::vector<Vec3>& dv, SolveReport& report) {
+// The system's diagonal blocks, their inverses and right-hand side before any obstacle contact: each round of the
+// check puts them back and adds the contacts that are then active.
+struct BareBlocks {
+  std::vector<Mat3> W, Winv;
+  std::vector<Vec3> rhs;
+};
+
+// The rounds of stepCloth's `check` (step.h): while the solved step `dv` misses contacts, or ends with contacts that
+// pull their nodes towards the obstacle, the first join the system, the second leave it, and it is solved again from
+// `dv`. Contacts let go are not looked for again in the step. The iterations add up in `report`; its residual is the
+// last solve's.
+void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, const BareBlocks& bare,
+                   const std::vector<Vec3>& external, const StepSettings& settings,
+                   const std::vector<ObstacleContact>& predicted, const ContactCheck& check, std::vector<Vec3>& dv,
+                   SolveReport& report) {
   const int n = int(mesh.nodes.size());
-  std::vector<ObstacleContact> contacts = predicted;
+  std::vector<ObstacleContact> active = predicted, released, known;
   std::vector<Vec3> end(n);
   for (int round = 0; round < kContactRounds; ++round) {
     for (int i = 0; i < n; ++i) end[i] = mesh.nodes[i].x + sys.h * (mesh.nodes[i].v + dv[i]);
-    const std::vector<ObstacleContact> missing = check(mesh, sys.h, end, contacts);
-    if (missing.empty()) return;
-    addObstacleContacts(sys, mesh, missing, settings.contactStiffness);
+    known = active;
+    known.insert(known.end(), released.begin(), released.end());
+    const std::vector<ObstacleContact> missing = check(mesh, sys.h, end, known);
+    const size_t before = active.size();
+    active.erase(std::remove_if(active.begin(), active.end(),
+                                [&](const ObstacleContact& c) {
+                                  if (!settings.contactSprings.oneSided || !contactPulls(c, sys.h, dv[c.node]))
+                                    return false;
+                                  released.push_back(c);
+                                  return true;
+                                }),
+                 active.end());
+    if (missing.empty() && active.size() == before) return;
+    active.insert(active.end(), missing.begin(), missing.end());
+    sys.W = bare.W, sys.Winv = bare.Winv, sys.rhs = bare.rhs;
+    addObstacleContacts(sys, mesh, active, settings.contactSprings);
     sys.touching.resize(n, 0);
     for (const ObstacleContact& c : missing) sys.touching[c.node] = 1;
-    contacts.insert(contacts.end(), missing.begin(), missing.end());
     SolveReport again;
     const std::vector<Vec3> first = dv;
     dv = solveStep(mesh, state, sys, external, settings, again, &first);
@@ -162,10 +184,13 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);
   assembleSystemInto(sys, mesh, state, material, external, h);
-  addObstacleContacts(sys, mesh, contacts, settings.contactStiffness);
+  thread_local BareBlocks bareStore;
+  BareBlocks& bare = bareStore;
+  if (check) bare.W = sys.W, bare.Winv = sys.Winv, bare.rhs = sys.rhs;
+  addObstacleContacts(sys, mesh, contacts, settings.contactSprings);
   SolveReport report;
   std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
-  if (check) checkContacts(mesh, state, sys, external, settings, contacts, check, dv, report);
+  if (check) checkContacts(mesh, state, sys, bare, external, settings, contacts, check, dv, report);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     mesh.nodes[i].v += dv[i];

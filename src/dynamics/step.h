@@ -27,8 +27,9 @@ using ContactCheck = std::function<std::vector<ObstacleContact>(
 // Advances x, v of `mesh` by h seconds (and state.time). Held nodes land exactly on their handle's target at the
 // end of the step. Returns the iterations (sweeps for kang_cho, 0 for direct) and the relative residual of the
 // linear solve. `contacts` are the step's obstacle contacts (dynamics/obstacle_contact.h; none by default). With
-// `check`, the solved step is checked and, when contacts are missing, solved again with them added (from the last
-// solution), at most kContactRounds times.
+// `check`, the solved step is checked and, when contacts are missing or some of its contacts end it pulling their
+// nodes towards the obstacle (contactPulls), solved again (from the last solution) with the first added and the
+// second let go, at most kContactRounds times.
 constexpr int kContactRounds = 2;
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
                       double h, const std::vector<ObstacleContact>& contacts = {}, const ContactCheck& check = {});
