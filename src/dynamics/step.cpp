@@ -108,18 +108,36 @@ bool atRest(const Mesh& mesh) {
   return std::all_of(mesh.nodes.begin(), mesh.nodes.end(), [](const Node& n) { return n.v == Vec3::Zero(); });
 }
 
-// The system's diagonal blocks, their inverses and right-hand side before any obstacle contact: each round of the
-// check puts them back and adds the contacts that are then active.
+// The diagonal blocks, their inverses and right-hand side of the nodes that obstacle contacts touch, as they were
+// before any contact: each round of the check puts them back and adds the contacts that are then active. Only those
+// nodes are kept (a copy of the whole system every step cost ~170 bytes a node for a few contacted ones).
 struct BareBlocks {
+  std::vector<char> kept;  // per node: 1 when its blocks are below
+  std::vector<int> nodes;
   std::vector<Mat3> W, Winv;
   std::vector<Vec3> rhs;
+
+  void reset(int n) { kept.assign(n, 0), nodes.clear(), W.clear(), Winv.clear(), rhs.clear(); }
+  // Keeps the blocks of the contacts' nodes not kept yet; call before adding their springs.
+  void keep(const ImplicitSystem& sys, const std::vector<ObstacleContact>& contacts) {
+    for (const ObstacleContact& c : contacts) {
+      if (c.node < 0 || size_t(c.node) >= kept.size() || kept[c.node]) continue;
+      kept[c.node] = 1;
+      nodes.push_back(c.node), W.push_back(sys.W[c.node]), Winv.push_back(sys.Winv[c.node]);
+      rhs.push_back(sys.rhs[c.node]);
+    }
+  }
+  void restore(ImplicitSystem& sys) const {
+    for (size_t k = 0; k < nodes.size(); ++k)
+      sys.W[nodes[k]] = W[k], sys.Winv[nodes[k]] = Winv[k], sys.rhs[nodes[k]] = rhs[k];
+  }
 };
 
 // The rounds of stepCloth's `check` (step.h): while the solved step `dv` misses contacts, or ends with contacts that
 // pull their nodes towards the obstacle, the first join the system, the second leave it, and it is solved again from
 // `dv`. Contacts let go are not looked for again in the step. The iterations add up in `report`; its residual is the
 // last solve's.
-void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, const BareBlocks& bare,
+void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, BareBlocks& bare,
                    const std::vector<Vec3>& external, const StepSettings& settings,
                    const std::vector<ObstacleContact>& predicted, const ContactCheck& check, std::vector<Vec3>& dv,
                    SolveReport& report) {
@@ -142,7 +160,8 @@ void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
                  active.end());
     if (missing.empty() && active.size() == before) return;
     active.insert(active.end(), missing.begin(), missing.end());
-    sys.W = bare.W, sys.Winv = bare.Winv, sys.rhs = bare.rhs;
+    bare.restore(sys);
+    bare.keep(sys, missing);
     addObstacleContacts(sys, mesh, active, settings.contactSprings);
     sys.touching.resize(n, 0);
     for (const ObstacleContact& c : missing) sys.touching[c.node] = 1;
@@ -186,7 +205,7 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
   assembleSystemInto(sys, mesh, state, material, external, h);
   thread_local BareBlocks bareStore;
   BareBlocks& bare = bareStore;
-  if (check) bare.W = sys.W, bare.Winv = sys.Winv, bare.rhs = sys.rhs;
+  if (check) bare.reset(n), bare.keep(sys, contacts);
   addObstacleContacts(sys, mesh, contacts, settings.contactSprings);
   SolveReport report;
   std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
