@@ -452,7 +452,9 @@ int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_
 // the collision phase.
 void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h, FrameReport& report,
                   const SceneEdit* beforeContact = nullptr) {
-  const StepSettings& settings = shot.dynamics;
+  // The solve's contacts take the shot's obstacle friction (dynamics/obstacle_contact.h).
+  StepSettings settings = shot.dynamics;
+  settings.contactSprings.friction = shot.collision.obstacleFriction;
   std::vector<std::vector<Vec3>> start;
   {
     ScopedPhase timer(report, Phase::Physics);
@@ -463,6 +465,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
         scene.contactField.emplace(endPoses);
         scene.contactFieldBuiltAt = t0 + h;
       }
+      scene.contactField->setMotion(scene.obstaclePoses.at(scene.obstacles, t0), h);
       endField = &*scene.contactField;
     }
     for (size_t c = 0; c < scene.cloths.size(); ++c) {

@@ -22,6 +22,7 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) {
       planes_.push_back({pose.planePoint, pose.planeNormal});
+      planeVelocity_.push_back(Vec3::Zero());
       planeObstacles_.push_back(pose.obstacle);
       continue;
     }
@@ -71,6 +72,7 @@ bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
   }
   if (mesh != meshes_.size() || plane != planes_.size()) return false;
   mesh = plane = 0;
+  std::fill(planeVelocity_.begin(), planeVelocity_.end(), Vec3::Zero());
   for (const ObstaclePose& pose : poses) {
     if (pose.obstacle->isGround()) planes_[plane++] = {pose.planePoint, pose.planeNormal};
     else place(meshes_[mesh++], pose.x, true);
@@ -78,8 +80,37 @@ bool ObstacleField::moveTo(const std::vector<ObstaclePose>& poses) {
   return true;
 }
 
+bool ObstacleField::setMotion(const std::vector<ObstaclePose>& start, double dt) {
+  size_t mesh = 0, plane = 0;
+  for (const ObstaclePose& pose : start) {
+    if (pose.obstacle->isGround()) ++plane;
+    else if (mesh >= meshes_.size() || meshes_[mesh].obstacle != pose.obstacle ||
+             meshes_[mesh++].x.size() != pose.x.size())
+      mesh = meshes_.size() + 1;
+  }
+  const bool matches = dt > 0 && mesh == meshes_.size() && plane == planes_.size();
+  mesh = plane = 0;
+  for (const ObstaclePose& pose : start) {
+    if (!matches) break;
+    if (pose.obstacle->isGround()) {
+      planeVelocity_[plane] = (planes_[plane].first - pose.planePoint) / dt;
+      ++plane;
+      continue;
+    }
+    MeshData& m = meshes_[mesh++];
+    m.v.resize(m.x.size());
+    for (size_t i = 0; i < m.x.size(); ++i) m.v[i] = (m.x[i] - pose.x[i]) / dt;
+  }
+  if (!matches) {
+    for (MeshData& m : meshes_) m.v.clear();
+    std::fill(planeVelocity_.begin(), planeVelocity_.end(), Vec3::Zero());
+  }
+  return matches;
+}
+
 void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
   m.x = x;
+  m.v.clear();
   m.faceBox.resize(m.faces.size());
   for (size_t f = 0; f < m.faces.size(); ++f) {
     Aabb& box = m.faceBox[f];
@@ -132,7 +163,7 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
     const auto& [point, normal] = planes_[p];
     const double h = normal.dot(x - point);
     if (h <= bestAbs) {  // inside a half-space counts at any depth
-      best = ProximitySample{h, normal};
+      best = ProximitySample{h, normal, planeVelocity_[p]};
       bestAbs = std::max(h, 0.0);
       if (which) *which = planeObstacles_[p];
     }
@@ -144,7 +175,7 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
   constexpr double kTieSlack = 1.0 + 1e-9;
   for (const MeshData& m : meshes_) {
     int bestFace = -1;
-    TriangleClosest bestHit;
+    TriangleClosest bestHit{Vec3::Zero(), Vec3::Zero()};
     m.tree.nearest(x, bestAbs * bestAbs * kTieSlack, [&](int f) {
       const Tri& t = m.faces[f];
       TriangleClosest c = closestOnTriangle(x, m.x[t[0]], m.x[t[1]], m.x[t[2]]);
@@ -174,6 +205,7 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
     ProximitySample s;
     s.distance = sign * bestHit.distance;
     s.gradient = bestHit.distance > 1e-12 ? Vec3(sign * away / bestHit.distance) : Vec3(pseudo.normalized());
+    if (!m.v.empty()) s.velocity = bestHit.bary[0] * m.v[t[0]] + bestHit.bary[1] * m.v[t[1]] + bestHit.bary[2] * m.v[t[2]];
     best = s;
     if (which) *which = m.obstacle;
   }

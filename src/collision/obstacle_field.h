@@ -22,6 +22,11 @@ class ObstacleField {
   // not of the field's obstacles and meshes; construct a new field then. Answers are bit for bit a new field's:
   // nearest() does not depend on how a tree groups the faces.
   bool moveTo(const std::vector<ObstaclePose>& poses);
+  // The obstacles' motion into the current poses: each vertex's (and plane's) mean velocity over the dt (s) since
+  // `start` (poses of the same obstacles), which nearest() then reports at the nearest point (ProximitySample::velocity;
+  // the contacts' friction acts relative to it). Until this is called, and after a call with poses that do not match,
+  // every surface is reported at rest (moveTo puts them at rest too). Returns false when `start` does not match.
+  bool setMotion(const std::vector<ObstaclePose>& start, double dt);
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than
   // maxDistance is not found either: pass a large maxDistance to measure penetration).
@@ -44,6 +49,7 @@ class ObstacleField {
   struct MeshData {
     const Obstacle* obstacle = nullptr;
     std::vector<Vec3> x;
+    std::vector<Vec3> v;  // per vertex (m/s), from setMotion; empty: at rest
     std::vector<Tri> faces;
     std::vector<int> vertexFaceStart, vertexFaces;  // faces around each vertex, ascending (CSR)
     std::vector<int> edgeFaceStart, edgeFaces;      // faces along each edge, ascending, once per side (CSR)
@@ -66,6 +72,7 @@ class ObstacleField {
   static Vec3 vertexNormal(const MeshData& m, int v);
   std::vector<MeshData> meshes_;
   std::vector<std::pair<Vec3, Vec3>> planes_;  // point, unit normal
+  std::vector<Vec3> planeVelocity_;             // m/s, from setMotion (zero: at rest)
   std::vector<const Obstacle*> planeObstacles_;  // the ground of each plane
 };
 

@@ -19,6 +19,15 @@ constexpr double kReach = 3;
 // for a step where the body under it moves, a garment pressed by its waistband ended crowd runs with intersecting
 // pairs (docs/benchmarks.md, "Cloth over sharp obstacle edges").
 constexpr double kRestingBand = 1.2;
+// A node "moves away" from the obstacle (no resting contact) when its velocity carries it off by more than this
+// fraction of the thickness in the step. Not at any positive normal speed: cloth sliding on a face, its normal
+// velocity cancelled by the contact pass, is left with a normal speed of rounding size and either sign (the face's
+// normal is off by ~1e-13), and half of a sheet resting on a box lost its contacts, and their friction, every step.
+constexpr double kAwayShare = 0.01;
+// On a moving obstacle the band is this thin: nodes the contact pass left at the thickness (and there by rounding,
+// either side of it), and not moving away from the surface, get their resting contact, and its friction; a belt
+// under a sheet got contacts for half of its nodes at a time and carried it with half the friction it has.
+constexpr double kMovingBand = 1 + kAwayShare;
 // An edge's contact carries its point nearest the obstacle out to this fraction of the thickness, not the whole of it:
 // an edge lying on a smooth obstacle sags into the thickness between its nodes by L^2 / 8R (0.6 mm for a 3.75 cm edge
 // on conf/sheet_on_sphere.json's 0.3 m ball), and asking for the whole thickness there lifted such cloth off its
@@ -76,8 +85,8 @@ std::array<ObstacleContact, 2> edgeContacts(const ObstacleField& field, int a, i
   if (missing < kSmallestMissing * thickness) return none;
   const double wa = 1 - s, wb = s, norm2 = wa * wa + wb * wb;
   std::array<ObstacleContact, 2> found{};
-  if (wa > 0) found[0] = {a, sample->gradient, missing * wa / norm2};
-  if (wb > 0) found[1] = {b, sample->gradient, missing * wb / norm2};
+  if (wa > 0) found[0] = {a, sample->gradient, missing * wa / norm2, sample->velocity};
+  if (wb > 0) found[1] = {b, sample->gradient, missing * wb / norm2, sample->velocity};
   return found;
 }
 
@@ -117,9 +126,10 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
     if (!near) continue;
     distance[i] = near->distance;
     if (near->distance < thickness)
-      nodeFound[i] = {i, near->gradient, thickness - near->distance};
-    else if (near->distance < kRestingBand * thickness && !obstacle->moves() && near->gradient.dot(node.v) <= 0)
-      nodeFound[i] = {i, near->gradient, 0.0};
+      nodeFound[i] = {i, near->gradient, thickness - near->distance, near->velocity};
+    else if (near->distance < (obstacle->moves() ? kMovingBand : kRestingBand) * thickness &&
+             h * near->gradient.dot(node.v - near->velocity) <= kAwayShare * thickness)
+      nodeFound[i] = {i, near->gradient, 0.0, near->velocity};
   }
   std::vector<ObstacleContact> contacts;
   for (const ObstacleContact& c : nodeFound)
@@ -184,7 +194,7 @@ std::vector<ObstacleContact> missedObstacleContacts(const Mesh& mesh, double h, 
     distance[i] = usable ? near->distance : kReach * thickness;
     if (usable && near->distance <= nodeReach) {
       nodeDepth[i] = thickness - near->distance;
-      nodeFound[i] = fromFreeEnd({i, near->gradient, nodeDepth[i]});
+      nodeFound[i] = fromFreeEnd({i, near->gradient, nodeDepth[i], near->velocity});
     }
   }
   std::vector<std::array<ObstacleContact, 2>> edgeFound(m);

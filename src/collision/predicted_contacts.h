@@ -31,7 +31,8 @@ struct FreeEndDistances {
 //   Nodes predicted more than three thicknesses inside are left to the contact pass (the nearest surface of a thin
 //   obstacle may then be the far one);
 // - every node within 1.2 thicknesses of an obstacle that does not move (Obstacle::moves) and whose velocity does not
-//   take it away (n . v <= 0): depth 0, a spring that holds cloth resting there from coming closer for the step;
+//   take it away (h n . v at most 1 % of the thickness): depth 0, a spring that holds cloth resting there from coming
+//   closer for the step;
 // - with `edges`, every mesh edge whose point p nearest the obstacle (weights 1 - s and s on its nodes) lies closer
 //   than 0.75 thickness by more than its nodes' contacts make up for, i.e. by
 //       missing = (0.75 thickness - distance(p)) - (1 - s) depth_a - s depth_b   (node depths 0 where not in contact),

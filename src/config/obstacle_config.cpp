@@ -116,8 +116,13 @@ Field collisionSchema() {
       number("thickness", "Cloth is kept this far from obstacles and from itself (proximity repulsion). Also sets "
                           "the CCD tolerance (5 %) and the gap left after an impact (10 %).")
           .inUnit("m").atLeast(0, true).defaults(d.collision.thickness),
-      number("obstacle_friction", "Coulomb friction coefficient between cloth and obstacles.").inUnit("1")
-          .atLeast(0).defaults(d.collision.obstacleFriction),
+      number("obstacle_friction",
+             "Coulomb friction coefficient between cloth and obstacles: cloth resting on a slope flatter than "
+             "atan(coefficient) stays, and cloth on a moving surface (a belt, a body) is carried with it as far as "
+             "friction reaches (docs/collisions.md).")
+          .inUnit("1")
+          .atLeast(0)
+          .defaults(d.collision.obstacleFriction),
       number("self_friction", "Coulomb friction coefficient between pieces of cloth.").inUnit("1").atLeast(0)
           .defaults(d.collision.selfFriction),
       boolean("self_collision", "Cloth-cloth contact, within a cloth and between cloths.")

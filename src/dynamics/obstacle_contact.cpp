@@ -10,7 +10,8 @@ namespace adacloth {
 // any of the call's contacts: a node with several contacts (its own and its edges') gets the same K for each, in any
 // order.
 void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
-                         const ContactSprings& springs) {
+                         const ContactSprings& springs, std::vector<double>* stiffnessOut) {
+  if (stiffnessOut) stiffnessOut->assign(contacts.size(), 0.0);
   if (sys.h <= 0 || !springs.enabled()) return;
   const double h = sys.h;
   thread_local std::vector<double> stiffnessStore;  // K of each contact (N/m); 0: none
@@ -34,8 +35,83 @@ void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vecto
   }
   for (size_t k = 0; k < contacts.size(); ++k)
     if (stiffness[k] > 0) sys.Winv[contacts[k].node] = sys.W[contacts[k].node].inverse();
+  if (stiffnessOut) *stiffnessOut = stiffness;
 }
 
 bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv) { return h * c.normal.dot(dv) > c.depth; }
+
+void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
+                          const std::vector<double>& stiffness, const std::vector<Vec3>& load, double h,
+                          double friction, std::vector<Vec3>& dv) {
+  if (!(friction > 0) || h <= 0 || stiffness.size() != contacts.size() || load.size() != mesh.nodes.size()) return;
+  thread_local std::vector<int> firstStore;
+  std::vector<int>& first = firstStore;  // per node: index in `sums`, or -1
+  first.assign(mesh.nodes.size(), -1);
+  struct Sum {
+    int node;
+    Vec3 force, normal, velocity;  // N; stiffness-weighted sums of the normals and surface velocities
+    double stiffness;
+  };
+  std::vector<Sum> sums;
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    const ObstacleContact& c = contacts[k];
+    if (stiffness[k] <= 0) continue;
+    if (first[c.node] < 0)
+      first[c.node] = int(sums.size()), sums.push_back({c.node, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0});
+    Sum& sum = sums[first[c.node]];
+    sum.force += stiffness[k] * (c.depth - h * c.normal.dot(dv[c.node])) * c.normal;
+    sum.normal += stiffness[k] * c.normal;
+    sum.velocity += stiffness[k] * c.surfaceVelocity;
+    sum.stiffness += stiffness[k];
+  }
+  for (const Sum& sum : sums) {
+    const Node& node = mesh.nodes[sum.node];
+    const Vec3 normal = sum.normal.normalized(), surface = sum.velocity / sum.stiffness;
+    if (!normal.allFinite()) continue;
+    // What presses the node on the obstacle (obstacle_contact.h): its approach, stopped, and the external load on it
+    // along the normal, no more than the springs' net push.
+    const double pressing = std::max(0.0, -node.mass * normal.dot(node.v - surface) - normal.dot(load[sum.node]));
+    const double impulse = std::min(pressing, h * std::max(0.0, sum.force.dot(normal)));  // N s
+    const Vec3 relative = node.v + dv[sum.node] - surface;
+    const Vec3 tangential = relative - normal.dot(relative) * normal;
+    const double speed = tangential.norm(), reach = friction * impulse / node.mass;  // m/s
+    if (speed > 0) dv[sum.node] -= std::min(1.0, reach / speed) * tangential;
+  }
+}
+
+bool frictionDistorts(const Mesh& mesh, double h, const std::vector<Vec3>& dv, const std::vector<Vec3>& target,
+                      double share) {
+  for (const Edge& e : mesh.edges) {
+    const int a = e.nodes[0], b = e.nodes[1];
+    if (dv[a] == target[a] && dv[b] == target[b]) continue;
+    const Vec3 start = mesh.nodes[b].x - mesh.nodes[a].x, solved = start + h * (mesh.nodes[b].v + dv[b] - mesh.nodes[a].v - dv[a]);
+    const Vec3 moved = start + h * (mesh.nodes[b].v + target[b] - mesh.nodes[a].v - target[a]);
+    const double length = solved.norm();
+    if (std::abs(moved.norm() - length) > share * length) return true;
+  }
+  return false;
+}
+
+void addFrictionTargets(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
+                        const std::vector<double>& stiffness, const ContactSprings& springs,
+                        const std::vector<Vec3>& dv, const std::vector<Vec3>& target) {
+  const double h = sys.h;
+  if (h <= 0 || stiffness.size() != contacts.size()) return;
+  std::vector<Vec3> normal(mesh.nodes.size(), Vec3::Zero());
+  for (size_t k = 0; k < contacts.size(); ++k)
+    if (stiffness[k] > 0) normal[contacts[k].node] += stiffness[k] * contacts[k].normal;
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) {
+    if (normal[i] == Vec3::Zero() || target[i] == dv[i] || sys.fixed[i]) continue;
+    const Vec3 n = normal[i].normalized();
+    if (!n.allFinite()) continue;
+    const Mat3 plane = Mat3::Identity() - n * n.transpose();
+    const double mass = mesh.nodes[i].mass;
+    const double cloth = std::max(0.0, 0.5 * (sys.W[i].trace() - n.dot(sys.W[i] * n)) - mass);
+    const double springKg = springs.massMultiple * mass + springs.clothMultiple * cloth;  // h^2 K (kg)
+    sys.W[i] += springKg * plane;
+    sys.rhs[i] += springKg * (plane * target[i]);
+    sys.Winv[i] = sys.W[i].inverse();
+  }
+}
 
 }  // namespace adacloth

@@ -35,17 +35,54 @@ struct ObstacleContact {
                                 // `normal` (0: a node resting at the contact distance, held from coming closer;
                                 // negative: a node that may come that much closer, for contacts found after a solve
                                 // that moved it in, step.h)
+  Vec3 surfaceVelocity = Vec3::Zero();  // m/s, the obstacle's surface at the contact: friction acts relative to it
 };
 
 // Adds the contacts' springs to the step's system (diagonal blocks, their inverses and right-hand side). Held
 // nodes are left alone. The cloth's stiffness at each node is read from sys.W as it is on entry: add every contact of
 // a step in one call, to a system without contacts.
+// With `stiffness`, each contact's spring stiffness K (N/m; 0 for a contact that got no spring) in contact order.
 void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
-                         const ContactSprings& springs);
+                         const ContactSprings& springs, std::vector<double>* stiffness = nullptr);
 
 // True when contact c pulls its node towards the obstacle at the end of the step solved with velocity change dv
 // (m/s): the node ended farther out than the spring's rest, so the obstacle would be holding it (step.h lets such
 // contacts go).
 bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv);
+
+// Coulomb friction of the contacts of a step solved with velocity change dv (m/s), applied to dv. A node's springs
+// (stiffness[k], N/m, as addObstacleContacts gave them) act as one, along their stiffness-weighted normal n and
+// relative to their stiffness-weighted surface velocity u. What presses the node on the obstacle over the step is its
+// approach, stopped, plus the external load on it along -n (`load`: per node, h times the external force, gravity and
+// wind, N s), and at most the springs' net push h K (depth - h n.dv); its tangential velocity at the end of the step
+// relative to u is reduced by at most `friction` times that impulse over its mass, and stopped when that is enough
+// (static friction).
+// Why not the springs' push alone: a spring also carries a node out of a depth the contact pass left it at, a
+// correction of position that presses nothing, and friction in proportion to it dragged a curtain that a box swept
+// through with the box. Why not the cloth's pull on the node as well (the force at its free end, which presses cloth
+// wrapped over an obstacle's edge onto it): yanked cloth, taut over a table's edge, read loads of 10^5 times its
+// weight there, friction held it, it stretched further, and a tablecloth pulled off a table at 3 m/s ended at edge
+// p99 3.4 (1.6 frictionless). So cloth wrapped round an obstacle under tension gets the friction of its weight only
+// (docs/collisions.md, known limits).
+void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
+                          const std::vector<double>& stiffness, const std::vector<Vec3>& load, double h,
+                          double friction, std::vector<Vec3>& dv);
+
+// True when taking the nodes' velocity changes from `dv` to `target` (m/s) changes the end length of some edge by more
+// than `share` of its length at the end of the step solved with dv: friction applied to the nodes alone would
+// stretch or crush the cloth around them (step.h then solves the step again with addFrictionTargets).
+bool frictionDistorts(const Mesh& mesh, double h, const std::vector<Vec3>& dv, const std::vector<Vec3>& target,
+                      double share);
+
+// Adds to the system, for each node with contacts whose `target` differs from its `dv`, a spring in the plane of its
+// contacts (normal: their stiffness-weighted normal, as applyContactFriction takes it) that pulls its velocity change
+// there, of stiffness springs.massMultiple m / h^2 plus springs.clothMultiple times the cloth's stiffness at the node
+// in that plane (the mean of its two directions), read from sys.W as it is on entry. Why: friction is known only once
+// the step is solved, and changing the velocity of the nodes it acts on after the solve, and not of the cloth around
+// them, stretched refined cloth (a 1 cm edge next to a node that friction slows by 0.45 m/s in a 5 ms step: 22 %). Solved
+// again with these springs, the cloth around follows.
+void addFrictionTargets(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
+                        const std::vector<double>& stiffness, const ContactSprings& springs,
+                        const std::vector<Vec3>& dv, const std::vector<Vec3>& target);
 
 }  // namespace adacloth

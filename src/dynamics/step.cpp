@@ -136,13 +136,14 @@ struct BareBlocks {
 // The rounds of stepCloth's `check` (step.h): while the solved step `dv` misses contacts, or ends with contacts that
 // pull their nodes towards the obstacle, the first join the system, the second leave it, and it is solved again from
 // `dv`. Contacts let go are not looked for again in the step. The iterations add up in `report`; its residual is the
-// last solve's.
+// last solve's. `active` holds the contacts the system was solved with, on entry and on return, and `stiffness`
+// their springs' (addObstacleContacts).
 void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, BareBlocks& bare,
                    const std::vector<Vec3>& external, const StepSettings& settings,
-                   const std::vector<ObstacleContact>& predicted, const ContactCheck& check, std::vector<Vec3>& dv,
-                   SolveReport& report) {
+                   std::vector<ObstacleContact>& active, std::vector<double>& stiffness, const ContactCheck& check,
+                   std::vector<Vec3>& dv, SolveReport& report) {
   const int n = int(mesh.nodes.size());
-  std::vector<ObstacleContact> active = predicted, released, known;
+  std::vector<ObstacleContact> released, known;
   std::vector<Vec3> end(n);
   for (int round = 0; round < kContactRounds; ++round) {
     for (int i = 0; i < n; ++i) end[i] = mesh.nodes[i].x + sys.h * (mesh.nodes[i].v + dv[i]);
@@ -162,7 +163,7 @@ void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     active.insert(active.end(), missing.begin(), missing.end());
     bare.restore(sys);
     bare.keep(sys, missing);
-    addObstacleContacts(sys, mesh, active, settings.contactSprings);
+    addObstacleContacts(sys, mesh, active, settings.contactSprings, &stiffness);
     sys.touching.resize(n, 0);
     for (const ObstacleContact& c : missing) sys.touching[c.node] = 1;
     SolveReport again;
@@ -171,6 +172,34 @@ void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     report.iterations += again.iterations;
     report.residual = again.residual;
   }
+}
+
+// Friction changes the velocity of the nodes it acts on by more than this share of an edge's length at the end of
+// the step: the step is solved again with the friction's targets (addFrictionTargets), so the cloth around follows.
+constexpr double kFrictionDistortion = 0.01;
+
+// The friction of the step's contacts (applyContactFriction) applied to its solution dv; where it would distort the
+// cloth (frictionDistorts), the step is first solved again with springs towards it, and friction applied to that.
+void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, const std::vector<Vec3>& external,
+                   const StepSettings& settings, const std::vector<ObstacleContact>& active,
+                   const std::vector<double>& stiffness, std::vector<Vec3>& dv, SolveReport& report) {
+  const double mu = settings.contactSprings.friction;
+  if (!(mu > 0) || active.empty()) return;
+  std::vector<Vec3> load(external.size());  // N s
+  for (size_t i = 0; i < external.size(); ++i) load[i] = sys.h * external[i];
+  std::vector<Vec3> target = dv;
+  applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target);
+  if (frictionDistorts(mesh, sys.h, dv, target, kFrictionDistortion)) {
+    addFrictionTargets(sys, mesh, active, stiffness, settings.contactSprings, dv, target);
+    SolveReport again;
+    const std::vector<Vec3> first = dv;
+    dv = solveStep(mesh, state, sys, external, settings, again, &first);
+    report.iterations += again.iterations;
+    report.residual = again.residual;
+    target = dv;
+    applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target);
+  }
+  dv = std::move(target);
 }
 
 // One step as step.h describes it; with `crossed`, whether crossedUnstiffened() holds at its end.
@@ -206,10 +235,16 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
   thread_local BareBlocks bareStore;
   BareBlocks& bare = bareStore;
   if (check) bare.reset(n), bare.keep(sys, contacts);
-  addObstacleContacts(sys, mesh, contacts, settings.contactSprings);
+  thread_local std::vector<ObstacleContact> activeStore;
+  thread_local std::vector<double> stiffnessStore;
+  std::vector<ObstacleContact>& active = activeStore;
+  std::vector<double>& stiffness = stiffnessStore;
+  active = contacts;
+  addObstacleContacts(sys, mesh, active, settings.contactSprings, &stiffness);
   SolveReport report;
   std::vector<Vec3> dv = solveStep(mesh, state, sys, external, settings, report);
-  if (check) checkContacts(mesh, state, sys, bare, external, settings, contacts, check, dv, report);
+  if (check) checkContacts(mesh, state, sys, bare, external, settings, active, stiffness, check, dv, report);
+  applyFriction(mesh, state, sys, external, settings, active, stiffness, dv, report);
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     mesh.nodes[i].v += dv[i];

@@ -29,7 +29,8 @@ using ContactCheck = std::function<std::vector<ObstacleContact>(
 // linear solve. `contacts` are the step's obstacle contacts (dynamics/obstacle_contact.h; none by default). With
 // `check`, the solved step is checked and, when contacts are missing or some of its contacts end it pulling their
 // nodes towards the obstacle (contactPulls), solved again (from the last solution) with the first added and the
-// second let go, at most kContactRounds times.
+// second let go, at most kContactRounds times. Then the contacts' friction (applyContactFriction, with the shot's
+// settings.contactSprings.friction), for which the step may be solved once more (addFrictionTargets).
 constexpr int kContactRounds = 2;
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
                       double h, const std::vector<ObstacleContact>& contacts = {}, const ContactCheck& check = {});

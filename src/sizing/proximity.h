@@ -11,6 +11,7 @@ namespace adacloth {
 struct ProximitySample {
   double distance = 0.0;         // signed distance to the nearest obstacle surface (m), negative inside
   Vec3 gradient = Vec3::UnitZ();  // unit gradient of the distance (the obstacle's outward normal there)
+  Vec3 velocity = Vec3::Zero();   // the surface's velocity at the nearest point (m/s), where the query knows it
 };
 
 class ProximityQuery {

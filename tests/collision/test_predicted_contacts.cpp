@@ -136,12 +136,14 @@ TEST_CASE("edges lying on a flat obstacle get no contact of their own", "[collis
 TEST_CASE("a node resting just outside the thickness of a still obstacle gets a contact of depth 0",
           "[collision]") {
   const double thickness = 0.005, h = 1.0 / 96;
-  // Three far-apart nodes over the middle of the top face: 5.5 mm up at rest, 5.5 mm up moving away at 1 mm/s, and
-  // 6.5 mm up at rest (beyond 1.2 thicknesses).
+  // Three far-apart nodes over the middle of the top face: 5.5 mm up sliding along it at 5 cm/s (with a normal
+  // speed of rounding size, as the contact pass leaves it), 5.5 mm up moving away at 1 cm/s (2 % of the thickness
+  // in the step), and 6.5 mm up at rest (beyond 1.2 thicknesses).
   Mesh cloth = makeTriangles({{Vec3(-0.2, 0.3055, 0), Vec3(0, 0.3055, 0.2), Vec3(0.2, 0.3065, 0)}});
   for (Node& n : cloth.nodes) n.v = Vec3::Zero();
-  cloth.nodes[1].v = Vec3(0, 0.001, 0);
-  cloth.nodes[1].x -= h * cloth.nodes[1].v;  // so that its end position x + h v is 5.5 mm up too
+  cloth.nodes[0].v = Vec3(0.05, 1e-15, 0);
+  cloth.nodes[1].v = Vec3(0, 0.01, 0);
+  for (Node& n : cloth.nodes) n.x -= h * n.v;  // so that the end positions x + h v are where the comment says
   const std::vector<Obstacle> still = boxAtOrigin();
   const std::vector<ObstacleContact> contacts = predictObstacleContacts(cloth, ObstacleField(posesAt(still, 0)),
                                                                         thickness, h);
@@ -153,6 +155,27 @@ TEST_CASE("a node resting just outside the thickness of a still obstacle gets a 
   // is held where it cannot stay.
   const std::vector<Obstacle> moving = boxAtOrigin(true);
   CHECK(predictObstacleContacts(cloth, ObstacleField(posesAt(moving, 0)), thickness, h).empty());
+}
+
+TEST_CASE("contacts carry the velocity of the obstacle's surface under them", "[collision]") {
+  // The moving box goes 1 m along x in 10 s: 0.1 m/s. A node 4 mm over its top face at time 1.
+  const double thickness = 0.005, h = 0.01;
+  const Mesh cloth = makeTriangles({{Vec3(-0.2, 0.304, 0), Vec3(0, 0.4, 0.2), Vec3(0.2, 0.4, 0)}});
+  const std::vector<Obstacle> moving = boxAtOrigin(true);
+  ObstacleField field(posesAt(moving, 1.0));
+  std::vector<ObstacleContact> contacts = predictObstacleContacts(cloth, field, thickness, h, false);
+  REQUIRE(contacts.size() == 1);
+  CHECK(contacts[0].surfaceVelocity == Vec3::Zero());  // no motion given: at rest
+  REQUIRE(field.setMotion(posesAt(moving, 1.0 - h), h));
+  contacts = predictObstacleContacts(cloth, field, thickness, h, false);
+  REQUIRE(contacts.size() == 1);
+  CHECK((contacts[0].surfaceVelocity - Vec3(0.1, 0, 0)).norm() < 1e-9);
+  // Moving the field on puts the surfaces at rest until their motion is given again; poses of other obstacles are
+  // refused.
+  REQUIRE(field.moveTo(posesAt(moving, 1.0)));
+  CHECK(predictObstacleContacts(cloth, field, thickness, h, false)[0].surfaceVelocity == Vec3::Zero());
+  const std::vector<Obstacle> other = boxAtOrigin(true);
+  CHECK_FALSE(field.setMotion(posesAt(other, 1.0 - h), h));
 }
 
 TEST_CASE("a sheet dropped on a box holds no more energy than it started with and keeps its size",
