@@ -310,6 +310,7 @@ void loadState(CollisionState& state, const std::vector<ClothStep>& cloths, cons
       state.invMass.push_back(held || !(n.mass > 0) ? 0.0 : 1.0 / n.mass);
     }
   }
+  state.support.assign(state.x1.size(), Vec3::Zero());
   for (size_t o = 0; o < start.size(); ++o) {
     if (start[o].obstacle->isGround()) continue;
     const ObstaclePose &a = start[o], &b = end[o];

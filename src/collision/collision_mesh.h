@@ -136,6 +136,9 @@ std::vector<char> changedBodies(const CollisionMesh& before, const CollisionMesh
 struct CollisionState {
   std::vector<Vec3> x0, x1, v;
   std::vector<double> invMass;
+  // Per node: the unit normal of a ground plane the node rests on in this step (groundPass), else zero. A correction
+  // between cloth and cloth does not move such a node into its ground (separate(), contact_response.h).
+  std::vector<Vec3> support;
   double dt = 0;
 };
 

@@ -14,7 +14,8 @@ namespace adacloth {
 // Moves the pair `nodes` apart along g.normal until its separation there is `target` (m), makes it stop approaching
 // (inelastic) and applies Coulomb friction `mu` to its tangential relative velocity. Returns false when nothing
 // moved (both sides immovable, or already far enough and separating). No node moves farther than the push (a pair
-// whose only movable node has a small weight is then left partly apart).
+// whose only movable node has a small weight is then left partly apart). A node resting on a ground
+// (CollisionState::support) takes no share of a move into that ground.
 bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu);
 
 // True when the contact lies on held features: the nodes that can move (invMass > 0; not obstacle or handle nodes)

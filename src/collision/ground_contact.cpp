@@ -4,6 +4,12 @@
 
 namespace adacloth {
 
+namespace {
+// Nodes within this many thicknesses of a ground rest on it (CollisionState::support): the pass leaves them exactly at
+// the thickness, and the solve's resting contacts hold them there to within rounding.
+constexpr double kSupportBand = 1.01;
+}  // namespace
+
 int groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& start, const ObstaclePose& end,
                const CollisionParams& p, std::vector<int>* contacts) {
   int lifted = 0;
@@ -12,6 +18,7 @@ int groundPass(const CollisionMesh& w, CollisionState& s, const ObstaclePose& st
   for (size_t i = 0; i < s.x1.size(); ++i) {
     if (w.nodeCloth[i] < 0 || s.invMass[i] == 0) continue;
     const double h = n.dot(s.x1[i] - end.planePoint);
+    if (h < kSupportBand * p.thickness && i < s.support.size()) s.support[i] = n;
     if (h >= p.thickness) continue;
     if (contacts) ++(*contacts)[w.nodeCloth[i]];
     ++lifted;

@@ -3,8 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "collision/collision_mesh.h"
+#include "collision/contact_response.h"
 #include "collision/ground_contact.h"
 #include "collision_fixtures.h"
+#include "frame_stats.h"
+#include "io/obj.h"
+#include "test_util.h"
 
 using namespace adacloth;
 using namespace adacloth::testing;
@@ -110,5 +114,69 @@ TEST_CASE("the ground pass leaves obstacle nodes alone", "[collision]") {
   for (size_t i = 4; i < s.x1.size(); ++i) {
     CHECK(s.x1[i] == before.x1[i]);
     CHECK(s.v[i] == before.v[i]);
+  }
+}
+
+TEST_CASE("the ground pass marks the nodes resting on it and a push between cloths does not move them into it",
+          "[collision]") {
+  OneCell c;
+  CollisionParams p;
+  p.thickness = 0.005;
+  c.s.support.assign(4, Vec3::Zero());
+  c.s.x1[0] = Vec3(0.0, 0.004, 0);    // within the thickness: lifted
+  c.s.x1[1] = Vec3(1.0, 0.00504, 0);  // at the thickness, by rounding a little beyond: rests on the ground
+  c.s.x1[2] = Vec3(0.0, 0.004, 1.0);
+  c.s.x1[3] = Vec3(1.0, 0.006, 1.0);  // above the band
+  groundPass(c.w, c.s, plane(0), plane(0), p, nullptr);
+  for (int i : {0, 1, 2}) CHECK(c.s.support[i] == Vec3::UnitY());
+  CHECK(c.s.support[3] == Vec3::Zero());
+
+  // A vertex of another layer 2 mm above the face of nodes 0, 1, 2 (as a pair of two cloths): pushed up to the
+  // thickness by itself, the face's nodes (on the ground) left where they are. Without the support, half each.
+  for (const bool supported : {true, false}) {
+    CollisionState s = c.s;
+    s.x1[3] = Vec3(0.25, 0.007, 0.25), s.v[3] = Vec3(0, -0.2, 0);
+    if (!supported) s.support.assign(4, Vec3::Zero());
+    ContactGeometry g;
+    g.weights = {1.0, -0.5, -0.25, -0.25};
+    g.normal = Vec3::UnitY();
+    g.distance = 0.002;
+    REQUIRE(separate(s, {3, 0, 1, 2}, g, p.thickness, 0.0));
+    const double faceY = 0.5 * s.x1[0].y() + 0.25 * s.x1[1].y() + 0.25 * s.x1[2].y();
+    CHECK(s.x1[3].y() - faceY == Approx(p.thickness));
+    if (supported) {
+      for (int i : {0, 1, 2}) CHECK(s.x1[i] == c.s.x1[i]);
+      CHECK(s.v[3].y() == Approx(0).margin(1e-15));
+    } else {
+      CHECK(s.x1[0].y() < c.s.x1[0].y());
+    }
+  }
+}
+
+TEST_CASE("a sheet lying on a sheet on the floor rests a thickness above it", "[collision][regression]") {
+  // Before the lower sheet's nodes were held by the floor against pushes between the sheets, each push moved it half
+  // into the floor, the last ground lift put it back, and the upper sheet sank to 3 mm of the 5 mm thickness above it
+  // (lowest node 2.9 mm above the lower sheet at frames 6, 12 and 24), where it stuck when the floor tilted.
+  using namespace adacloth::test;
+  TempDir dir("layers");
+  auto run = simulateShot(dir, "layers", R"({"name": "layers", "fps": 24, "frames": 12,
+    "cloths": [{"name": "lower", "mesh": {"grid": {"size": [1.0, 1.0], "cells": [30, 30]}},
+                "transform": {"rotate_deg": [-90, 0, 0], "translate": [-0.5, 0.005, 0.5]}, "material": "cotton"},
+               {"name": "upper", "mesh": {"grid": {"size": [0.4, 0.4], "cells": [12, 12]}},
+                "transform": {"rotate_deg": [-90, 13, 0], "translate": [-0.2, 0.0105, 0.2]}, "material": "cotton"}],
+    "obstacles": [{"name": "floor", "mesh": {"ground": {}}}]})");
+  INFO(run.output);
+  REQUIRE(run.exitCode == 0);
+  const double thickness = 0.005;
+  for (int frame : {6, 12}) {
+    char lower[64], upper[64];
+    std::snprintf(lower, sizeof lower, "lower_%05d.obj", frame);
+    std::snprintf(upper, sizeof upper, "upper_%05d.obj", frame);
+    double lowerTop = -1, upperBottom = 1;
+    for (const Node& n : readObj(dir / "out" / "frames" / lower).nodes) lowerTop = std::max(lowerTop, n.x.y());
+    for (const Node& n : readObj(dir / "out" / "frames" / upper).nodes) upperBottom = std::min(upperBottom, n.x.y());
+    INFO("frame " << frame << ": lower sheet's highest node " << lowerTop << " m, upper's lowest " << upperBottom);
+    CHECK(lowerTop == Approx(thickness).margin(1e-4));
+    CHECK(upperBottom - lowerTop > 0.95 * thickness);
   }
 }
