@@ -205,7 +205,8 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
     ProximitySample s;
     s.distance = sign * bestHit.distance;
     s.gradient = bestHit.distance > 1e-12 ? Vec3(sign * away / bestHit.distance) : Vec3(pseudo.normalized());
-    if (!m.v.empty()) s.velocity = bestHit.bary[0] * m.v[t[0]] + bestHit.bary[1] * m.v[t[1]] + bestHit.bary[2] * m.v[t[2]];
+    if (!m.v.empty())
+      s.velocity = bestHit.bary[0] * m.v[t[0]] + bestHit.bary[1] * m.v[t[1]] + bestHit.bary[2] * m.v[t[2]];
     best = s;
     if (which) *which = m.obstacle;
   }

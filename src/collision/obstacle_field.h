@@ -23,9 +23,10 @@ class ObstacleField {
   // nearest() does not depend on how a tree groups the faces.
   bool moveTo(const std::vector<ObstaclePose>& poses);
   // The obstacles' motion into the current poses: each vertex's (and plane's) mean velocity over the dt (s) since
-  // `start` (poses of the same obstacles), which nearest() then reports at the nearest point (ProximitySample::velocity;
-  // the contacts' friction acts relative to it). Until this is called, and after a call with poses that do not match,
-  // every surface is reported at rest (moveTo puts them at rest too). Returns false when `start` does not match.
+  // `start` (poses of the same obstacles), which nearest() then reports at the nearest point
+  // (ProximitySample::velocity; the contacts' friction acts relative to it). Until this is called, and after a call
+  // with poses that do not match, every surface is reported at rest (moveTo puts them at rest too). Returns false
+  // when `start` does not match.
   bool setMotion(const std::vector<ObstaclePose>& start, double dt);
   // The nearest obstacle surface point to x within maxDistance (m): signed distance (negative inside) and the
   // distance's gradient (the outward normal). Nothing when no obstacle is that close (a node deeper inside than

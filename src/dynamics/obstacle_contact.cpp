@@ -84,7 +84,8 @@ bool frictionDistorts(const Mesh& mesh, double h, const std::vector<Vec3>& dv, c
   for (const Edge& e : mesh.edges) {
     const int a = e.nodes[0], b = e.nodes[1];
     if (dv[a] == target[a] && dv[b] == target[b]) continue;
-    const Vec3 start = mesh.nodes[b].x - mesh.nodes[a].x, solved = start + h * (mesh.nodes[b].v + dv[b] - mesh.nodes[a].v - dv[a]);
+    const Vec3 start = mesh.nodes[b].x - mesh.nodes[a].x;
+    const Vec3 solved = start + h * (mesh.nodes[b].v + dv[b] - mesh.nodes[a].v - dv[a]);
     const Vec3 moved = start + h * (mesh.nodes[b].v + target[b] - mesh.nodes[a].v - target[a]);
     const double length = solved.norm();
     if (std::abs(moved.norm() - length) > share * length) return true;

@@ -79,8 +79,8 @@ bool frictionDistorts(const Mesh& mesh, double h, const std::vector<Vec3>& dv, c
 // there, of stiffness springs.massMultiple m / h^2 plus springs.clothMultiple times the cloth's stiffness at the node
 // in that plane (the mean of its two directions), read from sys.W as it is on entry. Why: friction is known only once
 // the step is solved, and changing the velocity of the nodes it acts on after the solve, and not of the cloth around
-// them, stretched refined cloth (a 1 cm edge next to a node that friction slows by 0.45 m/s in a 5 ms step: 22 %). Solved
-// again with these springs, the cloth around follows.
+// them, stretched refined cloth (a 1 cm edge next to a node that friction slows by 0.45 m/s in a 5 ms step: 22 %).
+// Solved again with these springs, the cloth around follows.
 void addFrictionTargets(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                         const std::vector<double>& stiffness, const ContactSprings& springs,
                         const std::vector<Vec3>& dv, const std::vector<Vec3>& target);

@@ -185,9 +185,13 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
                    const std::vector<double>& stiffness, std::vector<Vec3>& dv, SolveReport& report) {
   const double mu = settings.contactSprings.friction;
   if (!(mu > 0) || active.empty()) return;
-  std::vector<Vec3> load(external.size());  // N s
+  // Scratch kept between steps, bound to references (as stepOnce's).
+  thread_local std::vector<Vec3> loadStore, targetStore;
+  std::vector<Vec3>& load = loadStore;  // N s
+  std::vector<Vec3>& target = targetStore;
+  load.resize(external.size());
   for (size_t i = 0; i < external.size(); ++i) load[i] = sys.h * external[i];
-  std::vector<Vec3> target = dv;
+  target = dv;
   applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target);
   if (frictionDistorts(mesh, sys.h, dv, target, kFrictionDistortion)) {
     addFrictionTargets(sys, mesh, active, stiffness, settings.contactSprings, dv, target);
@@ -199,7 +203,7 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     target = dv;
     applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target);
   }
-  dv = std::move(target);
+  dv.swap(target);
 }
 
 // One step as step.h describes it; with `crossed`, whether crossedUnstiffened() holds at its end.

@@ -48,7 +48,8 @@ std::string slopeShot(const std::string& obstacle, double degrees, double fricti
   return text;
 }
 
-const char* kSlab = R"({"name": "slab", "mesh": {"box": {"size": [6, 0.1, 1]}}, "transform": {"translate": [0, -0.05, 0]}})";
+const char* kSlab =
+    R"({"name": "slab", "mesh": {"box": {"size": [6, 0.1, 1]}}, "transform": {"translate": [0, -0.05, 0]}})";
 const char* kGround = R"({"name": "floor", "mesh": {"ground": {"size": 6}}})";
 
 }  // namespace
