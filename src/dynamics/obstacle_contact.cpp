@@ -52,7 +52,9 @@ void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& 
     Vec3 force, normal, velocity;  // N; stiffness-weighted sums of the normals and surface velocities
     double stiffness;
   };
-  std::vector<Sum> sums;
+  thread_local std::vector<Sum> sumsStore;
+  std::vector<Sum>& sums = sumsStore;  // per node with contacts, in order of its first contact
+  sums.clear();
   for (size_t k = 0; k < contacts.size(); ++k) {
     const ObstacleContact& c = contacts[k];
     if (stiffness[k] <= 0) continue;
