@@ -37,22 +37,24 @@ constexpr double kMovingBand = 1 + kAwayShare;
 constexpr double kEdgeClearance = 0.75;
 // Edge contacts missing less than this fraction of the thickness are not made.
 constexpr double kSmallestMissing = 0.01;
+// Steps of the search for an edge's point nearest the obstacle beyond the first (edgeContact).
+constexpr int kEdgeRefinements = 3;
 // A solved step misses a contact where a node or an edge's nearest point without one ends this fraction of the
 // thickness or more short of its clearance (missedObstacleContacts): less is left to the contact pass. Measured on
 // a box and a ball swept through a curtain (docs/benchmarks.md, "A solid obstacle's side"): at half the thickness
 // the cotton curtain's edge p99 still reached 2.2; at a quarter every curtain's stays under 1.3.
 constexpr double kMissedShare = 0.25;
 
-// The contacts of edge (a, b) (none, or one per node), given the nodes' end positions, their signed distances
+// The contact of edge e = (a, b)'s point nearest the obstacle (node -1: none), given the nodes' end positions, their
+// signed distances
 // (infinity when no obstacle lies within kReach thicknesses, or lower bounds of them) and the depths of the node
 // contacts that will move them (0 for none). `edgeDistance` gets the distance (m) of the edge's point nearest the
 // obstacle as far as the call measured it: a lower bound where the edge was ruled out before the field was asked
 // at that point.
-std::array<ObstacleContact, 2> edgeContacts(const ObstacleField& field, int a, int b, const std::vector<Vec3>& end,
-                                            const std::vector<double>& distance,
-                                            const std::vector<double>& nodeDepth, double thickness,
-                                            double& edgeDistance) {
-  std::array<ObstacleContact, 2> none{};
+ObstacleContact edgeContact(const ObstacleField& field, int e, int a, int b, const std::vector<Vec3>& end,
+                            const std::vector<double>& distance, const std::vector<double>& nodeDepth,
+                            double thickness, double& edgeDistance) {
+  const ObstacleContact none;
   const Vec3 ab = end[b] - end[a];
   const double length = ab.norm();
   // The distance is 1-Lipschitz: no point of the edge is nearer than its nearer node less half its length, nor
@@ -71,22 +73,35 @@ std::array<ObstacleContact, 2> edgeContacts(const ObstacleField& field, int a, i
   // by a convex edge or corner of it (an edge of the cloth across a table's edge), that is the cloth edge's point
   // nearest that feature; over a face, or inside, it is close to the midpoint and the midpoint's answer nearly holds.
   const Vec3 surface = mid - sample->distance * sample->gradient;
-  const double s = std::clamp((surface - end[a]).dot(ab) / (length * length), 0.0, 1.0);
+  const double sFromMid = std::clamp((surface - end[a]).dot(ab) / (length * length), 0.0, 1.0);
   // The point at s is no nearer than the midpoint less their distance apart: when even that would leave less than
   // the smallest contact missing (most edges of a garment lying on a body), the field need not be asked again.
-  const double nearestAtS = sample->distance - std::abs(s - 0.5) * length;
+  const double nearestAtS = sample->distance - std::abs(sFromMid - 0.5) * length;
   edgeDistance = nearestAtS;
-  if ((clearance - nearestAtS) - (1 - s) * nodeDepth[a] - s * nodeDepth[b] < kSmallestMissing * thickness)
+  if ((clearance - nearestAtS) - (1 - sFromMid) * nodeDepth[a] - sFromMid * nodeDepth[b] <
+      kSmallestMissing * thickness)
     return none;
+  double s = sFromMid;
   if (s != 0.5) sample = field.nearest(end[a] + s * ab, kReach * thickness);
+  // The point at s is nearest the surface point found from the midpoint, not always nearest the obstacle: over a
+  // face near a convex edge of it (an edge of the cloth leaving a bar's top down its side), the nearest point lies
+  // further along, by the edge. Projecting back and forth moves s there; a contact held at the wrong point let the
+  // edge turn about it into the obstacle's edge every step, and the CCD passes stopped the cloth sliding over it.
+  for (int refine = 0; refine < kEdgeRefinements && sample; ++refine) {
+    const Vec3 at = end[a] + s * ab, onSurface = at - sample->distance * sample->gradient;
+    const double next = std::clamp((onSurface - end[a]).dot(ab) / (length * length), 0.0, 1.0);
+    if (std::abs(next - s) * length < kSmallestMissing * thickness) break;
+    std::optional<ProximitySample> there = field.nearest(end[a] + next * ab, kReach * thickness);
+    if (!there || there->distance >= sample->distance) break;
+    s = next, sample = there;
+  }
   edgeDistance = sample ? sample->distance : kReach * thickness;
-  if (!sample || sample->distance >= clearance) return none;
+  // Nearest at a node: that node's own contact holds it (a node within the clearance is within the thickness).
+  if (!sample || sample->distance >= clearance || s <= 0 || s >= 1) return none;
   const double missing = (clearance - sample->distance) - (1 - s) * nodeDepth[a] - s * nodeDepth[b];
   if (missing < kSmallestMissing * thickness) return none;
-  const double wa = 1 - s, wb = s, norm2 = wa * wa + wb * wb;
-  std::array<ObstacleContact, 2> found{};
-  if (wa > 0) found[0] = {a, sample->gradient, missing * wa / norm2, sample->velocity};
-  if (wb > 0) found[1] = {b, sample->gradient, missing * wb / norm2, sample->velocity};
+  ObstacleContact found{a, sample->gradient, missing, sample->velocity};
+  found.other = b, found.edge = e, found.weight = 1 - s, found.otherWeight = s;
   return found;
 }
 
@@ -108,12 +123,12 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
   thread_local std::vector<Vec3> endStore;
   thread_local std::vector<double> distanceStore, nodeDepthStore;
   thread_local std::vector<ObstacleContact> nodeFoundStore;
-  thread_local std::vector<std::array<ObstacleContact, 2>> edgeFoundStore;
+  thread_local std::vector<ObstacleContact> edgeFoundStore;
   std::vector<Vec3>& end = endStore;
   std::vector<double>& distance = distanceStore;
   std::vector<double>& nodeDepth = nodeDepthStore;
   std::vector<ObstacleContact>& nodeFound = nodeFoundStore;
-  std::vector<std::array<ObstacleContact, 2>>& edgeFound = edgeFoundStore;
+  std::vector<ObstacleContact>& edgeFound = edgeFoundStore;
   end.resize(n);
   distance.assign(n, std::numeric_limits<double>::infinity());
   nodeFound.assign(n, ObstacleContact());
@@ -142,18 +157,17 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
   if (!edges) return contacts;
   nodeDepth.resize(n);
   for (int i = 0; i < n; ++i) nodeDepth[i] = nodeFound[i].node >= 0 ? nodeFound[i].depth : 0.0;
-  edgeFound.assign(m, {});
+  edgeFound.assign(m, ObstacleContact());
   if (measured) measured->edge.assign(m, 0.0);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m; ++e) {
     double edgeDistance = 0;
-    edgeFound[e] = edgeContacts(field, mesh.edges[e].nodes[0], mesh.edges[e].nodes[1], end, distance, nodeDepth,
-                                thickness, edgeDistance);
+    edgeFound[e] = edgeContact(field, e, mesh.edges[e].nodes[0], mesh.edges[e].nodes[1], end, distance, nodeDepth,
+                               thickness, edgeDistance);
     if (measured) measured->edge[e] = edgeDistance;
   }
-  for (const auto& pair : edgeFound)
-    for (const ObstacleContact& c : pair)
-      if (c.node >= 0) contacts.push_back(c);
+  for (const ObstacleContact& c : edgeFound)
+    if (c.node >= 0) contacts.push_back(c);
   return contacts;
 }
 
@@ -164,17 +178,21 @@ std::vector<ObstacleContact> missedObstacleContacts(const Mesh& mesh, double h, 
   const int n = int(mesh.nodes.size()), m = int(mesh.edges.size());
   const bool haveNodes = int(measured.node.size()) == n, haveEdges = int(measured.edge.size()) == m;
   std::vector<char> hasContact(n, 0);
-  for (const ObstacleContact& c : known)
+  for (const ObstacleContact& c : known) {
     if (c.node >= 0 && c.node < n) hasContact[c.node] = 1;
+    if (c.holdsEdgePoint() && c.other < n) hasContact[c.other] = 1;
+  }
   // How far the solve moved each node from its unconstrained end. The distance is 1-Lipschitz: a node or an edge is
   // no nearer at its solved end than at its free end less that (less the larger of its nodes' for an edge), so most
   // need not be asked again: those the prediction found far, and those the solve moved little.
   std::vector<double> moved(n);
   for (int i = 0; i < n; ++i) moved[i] = (solvedEnd[i] - (mesh.nodes[i].x + h * mesh.nodes[i].v)).norm();
-  // A contact found at the solved end asks the node to move `missing` from there; the spring measures its depth
+  // A contact found at the solved end asks its point to move `missing` from there; the spring measures its depth
   // from the unconstrained end x + h v, along the same normal.
+  auto solveMoved = [&](int i) { return solvedEnd[i] - (mesh.nodes[i].x + h * mesh.nodes[i].v); };
   auto fromFreeEnd = [&](ObstacleContact c) {
-    c.depth += c.normal.dot(solvedEnd[c.node] - (mesh.nodes[c.node].x + h * mesh.nodes[c.node].v));
+    c.depth += c.weight * c.normal.dot(solveMoved(c.node));
+    if (c.holdsEdgePoint()) c.depth += c.otherWeight * c.normal.dot(solveMoved(c.other));
     return c;
   };
   const double nodeReach = (1 - kMissedShare) * thickness;
@@ -197,22 +215,28 @@ std::vector<ObstacleContact> missedObstacleContacts(const Mesh& mesh, double h, 
       nodeFound[i] = fromFreeEnd({i, near->gradient, nodeDepth[i], near->velocity});
     }
   }
-  std::vector<std::array<ObstacleContact, 2>> edgeFound(m);
+  std::vector<ObstacleContact> edgeFound(m);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m; ++e) {
     const int a = mesh.edges[e].nodes[0], b = mesh.edges[e].nodes[1];
     if (haveEdges && measured.edge[e] - std::max(moved[a], moved[b]) > edgeReach) continue;
     double edgeDistance = 0;
-    edgeFound[e] = edgeContacts(field, a, b, solvedEnd, distance, nodeDepth, thickness, edgeDistance);
-    for (ObstacleContact& c : edgeFound[e])
-      if (c.node >= 0) c = c.depth >= kMissedShare * thickness ? fromFreeEnd(c) : ObstacleContact();
+    const ObstacleContact c = edgeContact(field, e, a, b, solvedEnd, distance, nodeDepth, thickness, edgeDistance);
+    if (c.node < 0 || c.depth < kMissedShare * thickness) continue;
+    // An edge no nearer the obstacle than one of its nodes that has a contact (the edge from a node the solve left
+    // inside, through the surface) is that contact's to carry out.
+    auto nearerNode = [&](int i) {
+      if (!hasContact[i]) return false;
+      const std::optional<ProximitySample> near = field.nearest(solvedEnd[i], kReach * thickness + moved[i]);
+      return near && near->distance <= edgeDistance;
+    };
+    if (!nearerNode(a) && !nearerNode(b)) edgeFound[e] = fromFreeEnd(c);
   }
   std::vector<ObstacleContact> missed;
   for (const ObstacleContact& c : nodeFound)
     if (c.node >= 0) missed.push_back(c);
-  for (const auto& pair : edgeFound)
-    for (const ObstacleContact& c : pair)
-      if (c.node >= 0) missed.push_back(c);
+  for (const ObstacleContact& c : edgeFound)
+    if (c.node >= 0) missed.push_back(c);
   return missed;
 }
 

@@ -33,12 +33,13 @@ struct FreeEndDistances {
 // - every node within 1.2 thicknesses of an obstacle that does not move (Obstacle::moves) and whose velocity does not
 //   take it away (h n . v at most 1 % of the thickness): depth 0, a spring that holds cloth resting there from coming
 //   closer for the step;
-// - with `edges`, every mesh edge whose point p nearest the obstacle (weights 1 - s and s on its nodes) lies closer
-//   than 0.75 thickness by more than its nodes' contacts make up for, i.e. by
+// - with `edges`, every mesh edge whose point p nearest the obstacle (weights 1 - s and s on its nodes, 0 < s < 1;
+//   found from the midpoint's nearest surface point, then by projecting back and forth) lies closer than 0.75
+//   thickness by more than its nodes' contacts make up for, i.e. by
 //       missing = (0.75 thickness - distance(p)) - (1 - s) depth_a - s depth_b   (node depths 0 where not in contact),
-//   adds a contact to each of its two nodes along the gradient at p, with depths missing w_i / (w_a^2 + w_b^2): the
-//   smallest node moves that carry p out by `missing`. The quarter of the thickness left is for the sag of an edge
-//   lying on a smooth obstacle between its nodes' contacts, which needs no contact of its own (predicted_contacts.cpp).
+//   adds one contact of that point (ObstacleContact::holdsEdgePoint) along the gradient at p, of depth `missing`. The
+//   quarter of the thickness left is for the sag of an edge lying on a smooth obstacle between its nodes' contacts,
+//   which needs no contact of its own (predicted_contacts.cpp). Where p is a node, that node's own contact holds it.
 // Node contacts come first, in node order, then edge contacts in edge order: the same list at any thread count.
 // With `measured`, the distances it measured are kept there (FreeEndDistances).
 std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const ObstacleField& field, double thickness,
@@ -49,7 +50,7 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
 // end positions `solvedEnd` (the mesh holds the step's start, h its length): every node without a contact in `known`
 // that ends a quarter of the thickness or more inside it (depth thickness - distance), and every edge whose point
 // nearest the obstacle ends a quarter of the thickness or more short of 0.75 thickness beyond what this call's node
-// contacts make up for (split over its nodes as above). A node is looked for as deep as the solve moved it (three
+// contacts make up for (one contact of that point, as above). A node is looked for as deep as the solve moved it (three
 // thicknesses plus its move); one found deeper than three thicknesses gets a contact only when its start position (the
 // mesh's) lies on the outer side of the tangent plane at its nearest surface point: it came in through that surface,
 // not through the far side of a thin obstacle. Each contact is measured at the solved end and handed to the

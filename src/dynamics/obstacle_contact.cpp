@@ -5,44 +5,90 @@
 
 namespace adacloth {
 
-// With K along n and the end distance linearized as d + h n.dv, backward Euler adds h^2 K n n^T to W_i and
-// h K depth n to the right-hand side h f_i. Every spring's K is taken from the blocks as they were on entry, before
-// any of the call's contacts: a node with several contacts (its own and its edges') gets the same K for each, in any
-// order.
+namespace {
+
+// K (N/m) of a spring along unit n at a free node of mass `mass` (kg) whose block before any contact is W.
+double springStiffness(const ContactSprings& springs, const Mat3& W, double mass, const Vec3& n, double h) {
+  double multiples = springs.massMultiple * mass;  // kg
+  if (springs.clothMultiple > 0) multiples += springs.clothMultiple * std::max(0.0, n.dot(W * n) - mass);
+  return multiples / (h * h);
+}
+
+// Calls f(node, weight) for each node whose position the contact's point takes.
+template <class F>
+void forEachEnd(const ObstacleContact& c, F&& f) {
+  f(c.node, c.weight);
+  if (c.holdsEdgePoint()) f(c.other, c.otherWeight);
+}
+
+}  // namespace
+
+double normalChange(const ObstacleContact& c, const std::vector<Vec3>& dv) {
+  double change = c.weight * c.normal.dot(dv[c.node]);
+  if (c.holdsEdgePoint()) change += c.otherWeight * c.normal.dot(dv[c.other]);
+  return change;
+}
+
+// With K along n and the end distance of the point p = sum w_i x_i linearized as d + h n.(sum w_i dv_i), backward
+// Euler adds h^2 K w_i w_j n n^T to the blocks (i, j) and h K depth w_i n to the right-hand side h f_i: for a node's
+// own contact (w = 1) h^2 K n n^T and h K depth n. The coupling (i, j) of an edge's point enters the pair's J, which
+// the system multiplies by -c. Every spring's K is taken from the blocks as they were on entry, before any of the
+// call's contacts: a node with several contacts (its own and its edges') gets the same K for each, in any order. An
+// edge's point takes the weighted mean of its nodes' K over sum w_i^2, which gives the point the stiffness of a node
+// spring when it sits at a node, and the pair together the stiffness of two node springs when it is midway.
 void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                          const ContactSprings& springs, std::vector<double>* stiffnessOut) {
   if (stiffnessOut) stiffnessOut->assign(contacts.size(), 0.0);
   if (sys.h <= 0 || !springs.enabled()) return;
   const double h = sys.h;
+  const int n = int(sys.W.size());
+  auto valid = [&](int i) { return i >= 0 && i < n && mesh.nodes[i].mass > 0; };
   thread_local std::vector<double> stiffnessStore;  // K of each contact (N/m); 0: none
   std::vector<double>& stiffness = stiffnessStore;
   stiffness.assign(contacts.size(), 0.0);
   for (size_t k = 0; k < contacts.size(); ++k) {
     const ObstacleContact& c = contacts[k];
-    if (c.node < 0 || size_t(c.node) >= sys.W.size() || sys.fixed[c.node]) continue;
-    const double mass = mesh.nodes[c.node].mass;
-    if (mass <= 0) continue;
-    double multiples = springs.massMultiple * mass;  // kg
-    if (springs.clothMultiple > 0)
-      multiples += springs.clothMultiple * std::max(0.0, c.normal.dot(sys.W[c.node] * c.normal) - mass);
-    stiffness[k] = multiples / (h * h);
+    if (!valid(c.node)) continue;
+    if (!c.holdsEdgePoint()) {
+      if (!sys.fixed[c.node])
+        stiffness[k] = springStiffness(springs, sys.W[c.node], mesh.nodes[c.node].mass, c.normal, h);
+      continue;
+    }
+    const bool pairOk = valid(c.other) && c.edge >= 0 && size_t(c.edge) < sys.pairJ.size() &&
+                        size_t(c.edge) < mesh.edges.size();
+    if (!pairOk || (sys.fixed[c.node] && sys.fixed[c.other])) continue;
+    const double norm2 = c.weight * c.weight + c.otherWeight * c.otherWeight;
+    stiffness[k] = (c.weight * springStiffness(springs, sys.W[c.node], mesh.nodes[c.node].mass, c.normal, h) +
+                    c.otherWeight * springStiffness(springs, sys.W[c.other], mesh.nodes[c.other].mass, c.normal, h)) /
+                   norm2;
   }
   for (size_t k = 0; k < contacts.size(); ++k) {
     if (stiffness[k] <= 0) continue;
     const ObstacleContact& c = contacts[k];
-    sys.W[c.node] += h * h * stiffness[k] * c.normal * c.normal.transpose();
-    sys.rhs[c.node] += h * stiffness[k] * c.depth * c.normal;
+    const Mat3 nn = c.normal * c.normal.transpose();
+    forEachEnd(c, [&](int i, double w) {
+      if (sys.fixed[i]) return;
+      sys.W[i] += h * h * stiffness[k] * w * w * nn;
+      sys.rhs[i] += h * stiffness[k] * c.depth * w * c.normal;
+    });
+    if (c.holdsEdgePoint() && sys.c > 0)
+      sys.pairJ[c.edge] -= (h * h * stiffness[k] * c.weight * c.otherWeight / sys.c) * nn;
   }
   for (size_t k = 0; k < contacts.size(); ++k)
-    if (stiffness[k] > 0) sys.Winv[contacts[k].node] = sys.W[contacts[k].node].inverse();
+    if (stiffness[k] > 0)
+      forEachEnd(contacts[k], [&](int i, double) {
+        if (!sys.fixed[i]) sys.Winv[i] = sys.W[i].inverse();
+      });
   if (stiffnessOut) *stiffnessOut = stiffness;
 }
 
-bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv) { return h * c.normal.dot(dv) > c.depth; }
+bool contactPulls(const ObstacleContact& c, double h, const std::vector<Vec3>& dv) {
+  return h * normalChange(c, dv) > c.depth;
+}
 
 void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                           const std::vector<double>& stiffness, const std::vector<Vec3>& load, double h,
-                          double friction, std::vector<Vec3>& dv) {
+                          double friction, std::vector<Vec3>& dv, const std::vector<char>& fixed) {
   if (!(friction > 0) || h <= 0 || stiffness.size() != contacts.size() || load.size() != mesh.nodes.size()) return;
   thread_local std::vector<int> firstStore;
   std::vector<int>& first = firstStore;  // per node: index in `sums`, or -1
@@ -58,13 +104,18 @@ void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& 
   for (size_t k = 0; k < contacts.size(); ++k) {
     const ObstacleContact& c = contacts[k];
     if (stiffness[k] <= 0) continue;
-    if (first[c.node] < 0)
-      first[c.node] = int(sums.size()), sums.push_back({c.node, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0});
-    Sum& sum = sums[first[c.node]];
-    sum.force += stiffness[k] * (c.depth - h * c.normal.dot(dv[c.node])) * c.normal;
-    sum.normal += stiffness[k] * c.normal;
-    sum.velocity += stiffness[k] * c.surfaceVelocity;
-    sum.stiffness += stiffness[k];
+    const double gap = c.depth - h * normalChange(c, dv);  // m, how far the spring still pushes its point
+    forEachEnd(c, [&](int i, double w) {
+      if (!fixed.empty() && fixed[i]) return;  // a held node keeps its prescribed velocity
+      if (first[i] < 0)
+        first[i] = int(sums.size()), sums.push_back({i, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0});
+      Sum& sum = sums[first[i]];
+      const double share = stiffness[k] * w * w;  // the spring's stiffness as this node feels it
+      sum.force += stiffness[k] * w * gap * c.normal;
+      sum.normal += share * c.normal;
+      sum.velocity += share * c.surfaceVelocity;
+      sum.stiffness += share;
+    });
   }
   for (const Sum& sum : sums) {
     const Node& node = mesh.nodes[sum.node];
@@ -102,7 +153,8 @@ void addFrictionTargets(ImplicitSystem& sys, const Mesh& mesh, const std::vector
   if (h <= 0 || stiffness.size() != contacts.size()) return;
   std::vector<Vec3> normal(mesh.nodes.size(), Vec3::Zero());
   for (size_t k = 0; k < contacts.size(); ++k)
-    if (stiffness[k] > 0) normal[contacts[k].node] += stiffness[k] * contacts[k].normal;
+    if (stiffness[k] > 0)
+      forEachEnd(contacts[k], [&](int i, double w) { normal[i] += stiffness[k] * w * w * contacts[k].normal; });
   for (size_t i = 0; i < mesh.nodes.size(); ++i) {
     if (normal[i] == Vec3::Zero() || target[i] == dv[i] || sys.fixed[i]) continue;
     const Vec3 n = normal[i].normalized();

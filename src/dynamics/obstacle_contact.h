@@ -36,11 +36,27 @@ struct ObstacleContact {
                                 // negative: a node that may come that much closer, for contacts found after a solve
                                 // that moved it in, step.h)
   Vec3 surfaceVelocity = Vec3::Zero();  // m/s, the obstacle's surface at the contact: friction acts relative to it
+  // A contact of a point inside cloth edge `edge` (its dynamics pair has the same index, dynamics_state.h): the point
+  // weight x_node + otherWeight x_other (weights > 0, summing to 1) is held, and `depth` is that point's. -1: a
+  // contact of the node alone (weight 1).
+  int other = -1;
+  int edge = -1;
+  double weight = 1, otherWeight = 0;
+
+  bool holdsEdgePoint() const { return other >= 0; }
 };
+
+// The contact point's velocity change along the normal (m/s) for the nodes' velocity changes dv.
+double normalChange(const ObstacleContact& c, const std::vector<Vec3>& dv);
 
 // Adds the contacts' springs to the step's system (diagonal blocks, their inverses and right-hand side). Held
 // nodes are left alone. The cloth's stiffness at each node is read from sys.W as it is on entry: add every contact of
 // a step in one call, to a system without contacts.
+// A contact of an edge's point is one spring on that point, K (w_a x_a + w_b x_b): it adds to both nodes' blocks and
+// to their pair's coupling (sys.pairJ[edge]). Why not a spring on each node along the same normal (as until
+// 2026-11-30): a node's spring holds the node, not the point, so a cloth edge could not slide over the obstacle's
+// edge. A towel hung over a bar, a fifth on one side, hung there without friction; a point spring lets the edge
+// turn about the point as long as the point stays out (docs/collisions.md).
 // With `stiffness`, each contact's spring stiffness K (N/m; 0 for a contact that got no spring) in contact order.
 void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                          const ContactSprings& springs, std::vector<double>* stiffness = nullptr);
@@ -48,7 +64,7 @@ void addObstacleContacts(ImplicitSystem& sys, const Mesh& mesh, const std::vecto
 // True when contact c pulls its node towards the obstacle at the end of the step solved with velocity change dv
 // (m/s): the node ended farther out than the spring's rest, so the obstacle would be holding it (step.h lets such
 // contacts go).
-bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv);
+bool contactPulls(const ObstacleContact& c, double h, const std::vector<Vec3>& dv);
 
 // Coulomb friction of the contacts of a step solved with velocity change dv (m/s), applied to dv. A node's springs
 // (stiffness[k], N/m, as addObstacleContacts gave them) act as one, along their stiffness-weighted normal n and
@@ -56,7 +72,8 @@ bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv);
 // approach, stopped, plus the external load on it along -n (`load`: per node, h times the external force, gravity and
 // wind, N s), and at most the springs' net push h K (depth - h n.dv); its tangential velocity at the end of the step
 // relative to u is reduced by at most `friction` times that impulse over its mass, and stopped when that is enough
-// (static friction).
+// (static friction). A contact of an edge's point acts on both nodes, each with its share of the spring. Nodes that
+// `fixed` marks (held; none when empty) are left alone.
 // Why not the springs' push alone: a spring also carries a node out of a depth the contact pass left it at, a
 // correction of position that presses nothing, and friction in proportion to it dragged a curtain that a box swept
 // through with the box. Why not the cloth's pull on the node as well (the force at its free end, which presses cloth
@@ -66,7 +83,7 @@ bool contactPulls(const ObstacleContact& c, double h, const Vec3& dv);
 // (docs/collisions.md, known limits).
 void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                           const std::vector<double>& stiffness, const std::vector<Vec3>& load, double h,
-                          double friction, std::vector<Vec3>& dv);
+                          double friction, std::vector<Vec3>& dv, const std::vector<char>& fixed = {});
 
 // True when taking the nodes' velocity changes from `dv` to `target` (m/s) changes the end length of some edge by more
 // than `share` of its length at the end of the step solved with dv: friction applied to the nodes alone would

@@ -108,30 +108,55 @@ bool atRest(const Mesh& mesh) {
   return std::all_of(mesh.nodes.begin(), mesh.nodes.end(), [](const Node& n) { return n.v == Vec3::Zero(); });
 }
 
-// The diagonal blocks, their inverses and right-hand side of the nodes that obstacle contacts touch, as they were
-// before any contact: each round of the check puts them back and adds the contacts that are then active. Only those
-// nodes are kept (a copy of the whole system every step cost ~170 bytes a node for a few contacted ones).
+// The diagonal blocks, their inverses and right-hand side of the nodes that obstacle contacts touch, and the
+// couplings of the edges whose points they hold, as they were before any contact: each round of the check puts them
+// back and adds the contacts that are then active. Only those are kept (a copy of the whole system every step cost
+// ~170 bytes a node for a few contacted ones).
 struct BareBlocks {
   std::vector<char> kept;  // per node: 1 when its blocks are below
   std::vector<int> nodes;
   std::vector<Mat3> W, Winv;
   std::vector<Vec3> rhs;
+  std::vector<char> keptPair;  // per pair: 1 when its J is below
+  std::vector<int> pairs;
+  std::vector<Mat3> pairJ;
 
-  void reset(int n) { kept.assign(n, 0), nodes.clear(), W.clear(), Winv.clear(), rhs.clear(); }
-  // Keeps the blocks of the contacts' nodes not kept yet; call before adding their springs.
+  void reset(int n) {
+    kept.assign(n, 0), nodes.clear(), W.clear(), Winv.clear(), rhs.clear();
+    for (int p : pairs) keptPair[p] = 0;
+    pairs.clear(), pairJ.clear();
+  }
+  // Keeps the blocks of the contacts' nodes and pairs not kept yet; call before adding their springs.
   void keep(const ImplicitSystem& sys, const std::vector<ObstacleContact>& contacts) {
+    auto keepNode = [&](int i) {
+      if (i < 0 || size_t(i) >= kept.size() || kept[i]) return;
+      kept[i] = 1;
+      nodes.push_back(i), W.push_back(sys.W[i]), Winv.push_back(sys.Winv[i]), rhs.push_back(sys.rhs[i]);
+    };
     for (const ObstacleContact& c : contacts) {
-      if (c.node < 0 || size_t(c.node) >= kept.size() || kept[c.node]) continue;
-      kept[c.node] = 1;
-      nodes.push_back(c.node), W.push_back(sys.W[c.node]), Winv.push_back(sys.Winv[c.node]);
-      rhs.push_back(sys.rhs[c.node]);
+      keepNode(c.node);
+      if (!c.holdsEdgePoint()) continue;
+      keepNode(c.other);
+      if (keptPair.size() < sys.pairJ.size()) keptPair.resize(sys.pairJ.size(), 0);
+      if (c.edge < 0 || size_t(c.edge) >= sys.pairJ.size() || keptPair[c.edge]) continue;
+      keptPair[c.edge] = 1;
+      pairs.push_back(c.edge), pairJ.push_back(sys.pairJ[c.edge]);
     }
   }
   void restore(ImplicitSystem& sys) const {
     for (size_t k = 0; k < nodes.size(); ++k)
       sys.W[nodes[k]] = W[k], sys.Winv[nodes[k]] = Winv[k], sys.rhs[nodes[k]] = rhs[k];
+    for (size_t k = 0; k < pairs.size(); ++k) sys.pairJ[pairs[k]] = pairJ[k];
   }
 };
+
+// Marks the nodes that contacts move as touching an obstacle (no face terms there, implicit_system.h).
+void markTouching(ImplicitSystem& sys, const std::vector<ObstacleContact>& contacts) {
+  for (const ObstacleContact& c : contacts) {
+    sys.touching[c.node] = 1;
+    if (c.holdsEdgePoint()) sys.touching[c.other] = 1;
+  }
+}
 
 // The rounds of stepCloth's `check` (step.h): while the solved step `dv` misses contacts, or ends with contacts that
 // pull their nodes towards the obstacle, the first join the system, the second leave it, and it is solved again from
@@ -153,7 +178,7 @@ void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     const size_t before = active.size();
     active.erase(std::remove_if(active.begin(), active.end(),
                                 [&](const ObstacleContact& c) {
-                                  if (!settings.contactSprings.oneSided || !contactPulls(c, sys.h, dv[c.node]))
+                                  if (!settings.contactSprings.oneSided || !contactPulls(c, sys.h, dv))
                                     return false;
                                   released.push_back(c);
                                   return true;
@@ -165,7 +190,7 @@ void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     bare.keep(sys, missing);
     addObstacleContacts(sys, mesh, active, settings.contactSprings, &stiffness);
     sys.touching.resize(n, 0);
-    for (const ObstacleContact& c : missing) sys.touching[c.node] = 1;
+    markTouching(sys, missing);
     SolveReport again;
     const std::vector<Vec3> first = dv;
     dv = solveStep(mesh, state, sys, external, settings, again, &first);
@@ -192,7 +217,7 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
   load.resize(external.size());
   for (size_t i = 0; i < external.size(); ++i) load[i] = sys.h * external[i];
   target = dv;
-  applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target);
+  applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target, sys.fixed);
   if (frictionDistorts(mesh, sys.h, dv, target, kFrictionDistortion)) {
     addFrictionTargets(sys, mesh, active, stiffness, settings.contactSprings, dv, target);
     SolveReport again;
@@ -201,7 +226,7 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     report.iterations += again.iterations;
     report.residual = again.residual;
     target = dv;
-    applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target);
+    applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target, sys.fixed);
   }
   dv.swap(target);
 }
@@ -231,7 +256,7 @@ SolveReport stepOnce(Mesh& mesh, DynamicsState& state, const MaterialParams& mat
     }
   }
   sys.touching.assign(contacts.empty() ? 0 : n, 0);
-  for (const ObstacleContact& contact : contacts) sys.touching[contact.node] = 1;
+  markTouching(sys, contacts);
   external.assign(n, Vec3::Zero());
   addGravity(mesh, settings.gravity, external);
   addWind(mesh, settings.wind, external);
