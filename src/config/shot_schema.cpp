@@ -325,8 +325,11 @@ Field buildShotSchema() {
                                   "solve, whose contacts reach 3 thicknesses into an obstacle, rather than in the "
                                   "contact passes alone. With 2 steps per frame a walking knee moves 4-9 cm per step "
                                   "and the skirt's edges reached 3.8x their rest length; at 8 steps the character "
-                                  "shots move at most 2.6 cm per step and are never split (6 thicknesses: 3 cm). 0: "
-                                  "never split.")
+                                  "shots move at most 2.6 cm per step and are never split (6 thicknesses: 3 cm). A "
+                                  "step is also split where cloth comes onto an obstacle so fast that the obstacle "
+                                  "stops a node after more than half its shortest edge (a small, finely meshed cloth "
+                                  "landing): the solve, linearized at the step's start, stretched the edges that "
+                                  "turned over the obstacle's edge by 1 / cos of that turn. 0: never split.")
           .inUnit("1").atLeast(0).defaults(d.shot.maxObstacleStep),
       integer("preroll_frames", "Frames simulated before frame 0 and not written: the cloth settles while every "
                                 "obstacle holds its pose at time 0, and a sequence with a `rest` mesh moves from "
