@@ -1,10 +1,10 @@
 #include "app/simulate.h"
 
 #include <algorithm>
-#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -449,6 +449,18 @@ int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_
   return frame + 1;
 }
 
+// The scene's obstacle field for the step of length h (s) from t0 (s): posed at t0 + h (moved there, or built when
+// the obstacles changed), with the surfaces' motion over the step.
+const ObstacleField& contactFieldAt(Scene& scene, double t0, double h) {
+  const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + h);
+  if (!scene.contactField || !scene.contactField->moveTo(endPoses)) {
+    scene.contactField.emplace(endPoses);
+    scene.contactFieldBuiltAt = t0 + h;
+  }
+  scene.contactField->setMotion(scene.obstaclePoses.at(scene.obstacles, t0), h);
+  return *scene.contactField;
+}
+
 // One step of length h (s) from t0 (s): every cloth's implicit step, the blow-up guard, `beforeContact` (when given),
 // the collision phase.
 void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h, FrameReport& report,
@@ -461,13 +473,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
     ScopedPhase timer(report, Phase::Physics);
     const ObstacleField* endField = nullptr;
     if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactSprings.enabled()) {
-      const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + h);
-      if (!scene.contactField || !scene.contactField->moveTo(endPoses)) {
-        scene.contactField.emplace(endPoses);
-        scene.contactFieldBuiltAt = t0 + h;
-      }
-      scene.contactField->setMotion(scene.obstaclePoses.at(scene.obstacles, t0), h);
-      endField = &*scene.contactField;
+      endField = &contactFieldAt(scene, t0, h);
     }
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
       Cloth& cloth = scene.cloths[c];
@@ -502,6 +508,9 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
   collideStep(shot, scene, start, t0, t0 + h, report);
 }
 
+// The most substeps a step is split into (substepsOf, approachSubsteps).
+constexpr int kMaxSubsteps = 16;
+
 // How many equal substeps the step [t0, t1] (s) takes: enough that no obstacle vertex near a cloth (the box of its
 // path over the step meets the box of a cloth's nodes grown by the contact thickness) moves farther than
 // max_obstacle_step thicknesses in one, at most kMaxSubsteps. Contact with an obstacle that moves farther in a step
@@ -509,7 +518,6 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
 // nodes they touch: at 2 steps per frame a walking knee moved 4-9 cm per step, the passes resolved ~300 impacts per
 // step, and the skirt's edges ended its steps at up to 3.8x (docs/benchmarks.md).
 int substepsOf(const Shot& shot, Scene& scene, double t0, double t1) {
-  constexpr int kMaxSubsteps = 16;
   if (!(shot.maxObstacleStep > 0) || !shot.collision.enabled || scene.obstacles.empty()) return 1;
   std::vector<Aabb> boxes;
   for (const Cloth& cloth : scene.cloths) {
@@ -545,7 +553,6 @@ int substepsOf(const Shot& shot, Scene& scene, double t0, double t1) {
 // energy of its fall; split so, 1.005. Only nodes that move that far relative to their edges are asked about (the
 // field is not touched otherwise). `max_obstacle_step` 0 turns this off too.
 int approachSubsteps(const Shot& shot, Scene& scene, double t0, double h) {
-  constexpr int kMaxSubsteps = 16;
   constexpr double kApproachShare = 0.5;
   constexpr double kRestingBand = 1.2;  // thicknesses
   if (!(shot.maxObstacleStep > 0) || !shot.collision.enabled || scene.obstacles.empty()) return 1;
@@ -565,18 +572,13 @@ int approachSubsteps(const Shot& shot, Scene& scene, double t0, double h) {
     }
   }
   if (fast.empty()) return 1;
-  const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + h);
-  if (!scene.contactField || !scene.contactField->moveTo(endPoses)) {
-    scene.contactField.emplace(endPoses);
-    scene.contactFieldBuiltAt = t0 + h;
-  }
-  scene.contactField->setMotion(scene.obstaclePoses.at(scene.obstacles, t0), h);
+  const ObstacleField& field = contactFieldAt(scene, t0, h);
   const double thickness = shot.collision.thickness;
   double worst = 0;  // the move an obstacle stops, over the shortest edge
   for (size_t k = 0; k < fast.size(); ++k) {
     const Node& node = scene.cloths[fast[k].first].mesh.nodes[fast[k].second];
     const Vec3 step = move(node);
-    const std::optional<ProximitySample> near = scene.contactField->nearest(node.x, step.norm() + thickness);
+    const std::optional<ProximitySample> near = field.nearest(node.x, step.norm() + thickness);
     // Cloth already resting on the obstacle (as far as the contact pass leaves it, and rounding) is held there with
     // its neighbours: gravity's share of its move is not stopped on the way.
     if (!near || near->distance <= kRestingBand * thickness) continue;
