@@ -24,6 +24,24 @@ bool nodesAreLinked(const Mesh& mesh, int a, int b) {
   return false;
 }
 
+// Whether the flip of the edge between sides s0 and s1 replaces a face thinner in the metric than params.aspectMin
+// (thinner than any collapse may make) by two faces whose thinner one is thicker than it. Why: splitting the long edge
+// of a face whose third corner lies almost on that edge, or splitting a short edge of such a face, makes another
+// sliver each time, and the midpoint of the long edge lands next to that corner: edges of 0.1 mm in a cloth whose
+// shortest allowed edge is 2 cm, which the contact passes then stretched 7-22x (docs/remeshing.md, "Slivers"). The flip that removes the
+// sliver is the Delaunay one, and it was refused only because its new diagonal is longer than the sizing allows;
+// the next split batch splits that diagonal at its midpoint, away from the old corner.
+bool removesSliver(const RemeshState& s, const EdgeSide& s0, const EdgeSide& s1, const RemeshParams& params) {
+  const Mesh& m = s.mesh;
+  const Vec2 &up = m.verts[s0.p].u, &uq = m.verts[s0.q].u, &uc = m.verts[s0.o].u, &ud = m.verts[s1.o].u;
+  const Mat2 M = 0.25 * (s.sizing[s0.p] + s.sizing[s0.q] + s.sizing[s0.o] + s.sizing[s1.o]);
+  // Side 0 is (p, q, c), side 1 is (q, p, d); after the flip (c, p, d) and (d, q, c).
+  const double before = std::min(std::abs(metricAspect(up, uq, uc, M)), std::abs(metricAspect(uq, up, ud, M)));
+  if (!(before < params.aspectMin)) return false;
+  const double after = std::min(std::abs(metricAspect(uc, up, ud, M)), std::abs(metricAspect(ud, uq, uc, M)));
+  return after > before;
+}
+
 }  // namespace
 
 double flipMeasure(const RemeshState& s, int edge) {
@@ -49,8 +67,10 @@ bool canFlip(const RemeshState& s, int edge, const RemeshParams& params) {
   double a0 = signedArea(uc, up, ud), a1 = signedArea(ud, uq, uc);
   double quad = m.faces[s0.face].materialArea + m.faces[s1.face].materialArea;
   if (!(a0 > 1e-9 * quad && a1 > 1e-9 * quad)) return false;
-  // The new diagonal must itself be valid: a flip never creates an edge that the sizing field would split.
-  if (edgeSizeSquared(uc - ud, s.sizing[s0.o], s.sizing[s1.o]) > 1.0) return false;
+  // The new diagonal must itself be valid: a flip never creates an edge that the sizing field would split, except to
+  // remove a sliver (removesSliver).
+  if (edgeSizeSquared(uc - ud, s.sizing[s0.o], s.sizing[s1.o]) > 1.0 && !removesSliver(s, s0, s1, params))
+    return false;
   const Vec3 &n0 = m.faces[s0.face].normal, &n1 = m.faces[s1.face].normal;
   if (n0.dot(n1) < std::cos(params.flipMaxDihedral)) return false;
   int p = m.verts[s0.p].node, q = m.verts[s0.q].node;

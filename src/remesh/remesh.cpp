@@ -34,6 +34,17 @@ std::vector<int> finalNodeMap(const RemeshState& s, size_t oldCount) {
   return map;
 }
 
+// Splits until every edge is valid for the sizing field (at most params.maxPasses batches), with one flip batch after
+// each split batch: the flips a split enables are local to it.
+void refine(RemeshState& s, const RemeshParams& params, RemeshResult& r) {
+  for (int pass = 0; pass < params.maxPasses; ++pass) {
+    int n = splitPass(s);
+    if (n == 0) break;
+    r.splits += n;
+    r.flips += flipPass(s, params);
+  }
+}
+
 }  // namespace
 
 RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const RemeshParams& params,
@@ -44,14 +55,10 @@ RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const Rem
   mesh.updateGeometry();
   RemeshResult r;
   // Flip first so that splits act on a Delaunay mesh; then refine until every edge is valid, with a flip batch after
-  // each split batch; then coarsen where the field allows, likewise; then flip to Delaunay.
+  // each split batch; then coarsen where the field allows, likewise; then flip to Delaunay, and split what those flips
+  // left too long (only a flip that removes a sliver makes an edge the sizing would split: flip.h).
   r.flips += flipUntilDelaunay(s, params);
-  for (int pass = 0; pass < params.maxPasses; ++pass) {
-    int n = splitPass(s);
-    if (n == 0) break;
-    r.splits += n;
-    r.flips += flipPass(s, params);  // one batch: the flips a split enables are local to it
-  }
+  refine(s, params, r);
   for (int pass = 0; pass < params.maxPasses; ++pass) {
     int n = collapsePass(s, params);
     if (n == 0) break;
@@ -59,6 +66,7 @@ RemeshResult remesh(Mesh& mesh, const std::vector<Mat2>& vertexSizing, const Rem
     r.flips += flipPass(s, params);
   }
   r.flips += flipUntilDelaunay(s, params);
+  refine(s, params, r);
   r.nodeMap = finalNodeMap(s, oldNodes);
   r.batches = s.batches;
   r.refused = s.refused;

@@ -1,0 +1,56 @@
+// Edge flips (src/remesh/flip.h): which flips are allowed.
+#include <catch2/catch.hpp>
+
+#include "remesh/flip.h"
+#include "remesh/remesh_state.h"
+
+using namespace adacloth;
+
+namespace {
+
+// Two faces on edge p-q: (p, q, c) above it and (q, p, d) below it, flat in the world (z = 0), with isotropic sizing
+// `size` (m) at every vert.
+struct Pair {
+  Mesh mesh;
+  int edge = -1;
+};
+
+Pair makePair(const Vec2& c, const Vec2& d) {
+  const std::vector<Vec2> u = {{0, 0}, {1, 0}, c, d};
+  std::vector<Vec3> x;
+  for (const Vec2& p : u) x.emplace_back(p.x(), p.y(), 0.0);
+  Pair pair{makeMesh(u, {0, 1, 2, 3}, x, {{0, 1, 2}, {1, 0, 3}}), -1};
+  for (int e = 0; e < int(pair.mesh.edges.size()); ++e)
+    if (!pair.mesh.edges[e].isBoundary()) pair.edge = e;
+  return pair;
+}
+
+RemeshState stateWithSize(Mesh& mesh, double size) {
+  RemeshState s(mesh);
+  s.sizing.assign(mesh.verts.size(), Mat2::Identity() / (size * size));
+  s.protectedNode.assign(mesh.nodes.size(), 0);
+  s.originalNode.resize(mesh.nodes.size());
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) s.originalNode[i] = int(i);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a flip whose new diagonal the sizing would split is refused", "[remesh]") {
+  // Well-shaped faces: the diagonal c-d (0.9 m) is longer than the 0.5 m sizing allows, so the flip waits for the
+  // splits.
+  Pair pair = makePair({0.5, 0.4}, {0.5, -0.5});
+  RemeshState s = stateWithSize(pair.mesh, 0.5);
+  REQUIRE(pair.edge >= 0);
+  CHECK_FALSE(canFlip(s, pair.edge, RemeshParams()));
+}
+
+TEST_CASE("a flip removes a sliver even when its new diagonal is longer than the sizing allows", "[remesh]") {
+  // c lies 2 mm above the 1 m edge p-q: (p, q, c) is a sliver. Splitting p-q would put its midpoint 2 mm from c (an
+  // edge of 2 mm in a mesh of 0.4 m edges); flipping to c-d (0.502 m, longer than the 0.4 m sizing) removes it.
+  Pair pair = makePair({0.5, 0.002}, {0.5, -0.5});
+  RemeshState s = stateWithSize(pair.mesh, 0.4);
+  REQUIRE(pair.edge >= 0);
+  CHECK(flipMeasure(s, pair.edge) < 0.0);  // not Delaunay
+  CHECK(canFlip(s, pair.edge, RemeshParams()));
+}
