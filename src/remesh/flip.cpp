@@ -102,7 +102,9 @@ std::vector<std::pair<double, int>> flipCandidates(RemeshState& s, const RemeshP
     EdgeSide s0 = edgeSide(s.mesh, e, 0), s1 = edgeSide(s.mesh, e, 1);
     double measure = flipMeasure(s, e);
     double scale = s.mesh.faces[s0.face].materialArea + s.mesh.faces[s1.face].materialArea;
-    if (measure < -params.flipThreshold * scale) candidates.emplace_back(measure / scale, e);
+    // A sliver's measure is weighted by its own tiny area, so it may fail the test by less than the threshold.
+    if (measure < -params.flipThreshold * scale || (measure < 0.0 && removesSliver(s, s0, s1, params)))
+      candidates.emplace_back(measure / scale, e);
   }
   std::sort(candidates.begin(), candidates.end());
   std::fill(s.flipCandidateEnd.begin(), s.flipCandidateEnd.end(), 0);

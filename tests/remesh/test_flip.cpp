@@ -54,3 +54,18 @@ TEST_CASE("a flip removes a sliver even when its new diagonal is longer than the
   CHECK(flipMeasure(s, pair.edge) < 0.0);  // not Delaunay
   CHECK(canFlip(s, pair.edge, RemeshParams()));
 }
+
+TEST_CASE("a flip batch removes a sliver that fails the Delaunay test by less than the threshold", "[remesh]") {
+  // c 0.5 mm above a 1 m edge, d so far below it that the angles opposite the edge sum to just over pi: the test's
+  // measure is weighted by the faces' areas and misses the threshold, though the flip makes both faces thicker.
+  Pair pair = makePair({0.5, 0.0005}, {0.5, -499.0});
+  RemeshState s = stateWithSize(pair.mesh, 0.4);
+  const RemeshParams params;
+  const double scale = pair.mesh.faces[0].materialArea + pair.mesh.faces[1].materialArea;
+  const double measure = flipMeasure(s, pair.edge);
+  REQUIRE(measure < 0.0);
+  REQUIRE(measure > -params.flipThreshold * scale);  // not a candidate by the test alone
+  CHECK(flipPass(s, params) == 1);
+  for (const Face& f : s.mesh.faces)  // both faces now join c and d
+    CHECK(f.materialArea > 100.0);
+}
