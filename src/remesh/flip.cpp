@@ -26,11 +26,12 @@ bool nodesAreLinked(const Mesh& mesh, int a, int b) {
 
 // Whether the flip of the edge between sides s0 and s1 replaces a face thinner in the metric than params.aspectMin
 // (thinner than any collapse may make) by two faces whose thinner one is thicker than it. Why: splitting the long edge
-// of a face whose third corner lies almost on that edge, or splitting a short edge of such a face, makes another
-// sliver each time, and the midpoint of the long edge lands next to that corner: edges of 0.1 mm in a cloth whose
-// shortest allowed edge is 2 cm, which the contact passes then stretched 7-22x (docs/remeshing.md, "Slivers"). The flip that removes the
-// sliver is the Delaunay one, and it was refused only because its new diagonal is longer than the sizing allows;
-// the next split batch splits that diagonal at its midpoint, away from the old corner.
+// of a face whose third corner lies almost on that edge, or a short edge of such a face, makes another sliver each
+// time, and the midpoint of the long edge lands next to that corner: edges of 0.1 mm in a cloth whose shortest
+// allowed edge is 2 cm, which the contact passes then stretched 7-22x (docs/remeshing.md, "Slivers"). The flip that
+// removes the sliver is the Delaunay one, but it was refused when its new diagonal was longer than the sizing allows
+// (the next split batch now splits that diagonal at its midpoint, away from the old corner), and it was no candidate
+// when the area-weighted test failed by less than its threshold.
 bool removesSliver(const RemeshState& s, const EdgeSide& s0, const EdgeSide& s1, const RemeshParams& params) {
   const Mesh& m = s.mesh;
   const Vec2 &up = m.verts[s0.p].u, &uq = m.verts[s0.q].u, &uc = m.verts[s0.o].u, &ud = m.verts[s1.o].u;
