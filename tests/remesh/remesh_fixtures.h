@@ -5,6 +5,7 @@
 
 #include "mesh/generators.h"
 #include "mesh/mesh.h"
+#include "remesh/remesh_state.h"
 
 namespace adacloth::testing {
 
@@ -38,6 +39,17 @@ inline Mesh makeSeamedSheet(double w, double h, int nx, int ny) {
       }
   }
   return makeMesh(u, node, x, faces);
+}
+
+// A remesher state over `mesh` with isotropic sizing `size` (m) at every vert, no node protected, and every node
+// its own original.
+inline RemeshState uniformSizingState(Mesh& mesh, double size) {
+  RemeshState s(mesh);
+  s.sizing.assign(mesh.verts.size(), Mat2::Identity() / (size * size));
+  s.protectedNode.assign(mesh.nodes.size(), 0);
+  s.originalNode.resize(mesh.nodes.size());
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) s.originalNode[i] = int(i);
+  return s;
 }
 
 // Joins validate()'s problems into one message (empty when valid).

@@ -3,13 +3,14 @@
 
 #include "remesh/flip.h"
 #include "remesh/remesh_state.h"
+#include "remesh_fixtures.h"
 
 using namespace adacloth;
+using namespace adacloth::testing;
 
 namespace {
 
-// Two faces on edge p-q: (p, q, c) above it and (q, p, d) below it, flat in the world (z = 0), with isotropic sizing
-// `size` (m) at every vert.
+// Two faces on edge p = (0, 0), q = (1, 0): (p, q, c) above it and (q, p, d) below it, flat in the world (z = 0).
 struct Pair {
   Mesh mesh;
   int edge = -1;
@@ -25,22 +26,13 @@ Pair makePair(const Vec2& c, const Vec2& d) {
   return pair;
 }
 
-RemeshState stateWithSize(Mesh& mesh, double size) {
-  RemeshState s(mesh);
-  s.sizing.assign(mesh.verts.size(), Mat2::Identity() / (size * size));
-  s.protectedNode.assign(mesh.nodes.size(), 0);
-  s.originalNode.resize(mesh.nodes.size());
-  for (size_t i = 0; i < mesh.nodes.size(); ++i) s.originalNode[i] = int(i);
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("a flip whose new diagonal the sizing would split is refused", "[remesh]") {
   // Well-shaped faces: the diagonal c-d (0.9 m) is longer than the 0.5 m sizing allows, so the flip waits for the
   // splits.
   Pair pair = makePair({0.5, 0.4}, {0.5, -0.5});
-  RemeshState s = stateWithSize(pair.mesh, 0.5);
+  RemeshState s = uniformSizingState(pair.mesh, 0.5);
   REQUIRE(pair.edge >= 0);
   CHECK_FALSE(canFlip(s, pair.edge, RemeshParams()));
 }
@@ -49,7 +41,7 @@ TEST_CASE("a flip removes a sliver even when its new diagonal is longer than the
   // c lies 2 mm above the 1 m edge p-q: (p, q, c) is a sliver. Splitting p-q would put its midpoint 2 mm from c (an
   // edge of 2 mm in a mesh of 0.4 m edges); flipping to c-d (0.502 m, longer than the 0.4 m sizing) removes it.
   Pair pair = makePair({0.5, 0.002}, {0.5, -0.5});
-  RemeshState s = stateWithSize(pair.mesh, 0.4);
+  RemeshState s = uniformSizingState(pair.mesh, 0.4);
   REQUIRE(pair.edge >= 0);
   CHECK(flipMeasure(s, pair.edge) < 0.0);  // not Delaunay
   CHECK(canFlip(s, pair.edge, RemeshParams()));
@@ -59,7 +51,7 @@ TEST_CASE("a flip batch removes a sliver that fails the Delaunay test by less th
   // c 0.5 mm above a 1 m edge, d so far below it that the angles opposite the edge sum to just over pi: the test's
   // measure is weighted by the faces' areas and misses the threshold, though the flip makes both faces thicker.
   Pair pair = makePair({0.5, 0.0005}, {0.5, -499.0});
-  RemeshState s = stateWithSize(pair.mesh, 0.4);
+  RemeshState s = uniformSizingState(pair.mesh, 0.4);
   const RemeshParams params;
   const double scale = pair.mesh.faces[0].materialArea + pair.mesh.faces[1].materialArea;
   const double measure = flipMeasure(s, pair.edge);

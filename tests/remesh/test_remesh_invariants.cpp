@@ -16,15 +16,9 @@ using namespace adacloth::testing;
 namespace {
 
 RemeshState startState(Mesh& mesh, double size, std::mt19937& rng) {
-  RemeshState s(mesh);
-  s.sizing.assign(mesh.verts.size(), Mat2::Identity() / (size * size));
-  s.protectedNode.assign(mesh.nodes.size(), 0);
-  s.originalNode.resize(mesh.nodes.size());
+  RemeshState s = uniformSizingState(mesh, size);
   std::uniform_int_distribution<int> pick(0, 19);
-  for (size_t i = 0; i < mesh.nodes.size(); ++i) {
-    s.originalNode[i] = int(i);
-    s.protectedNode[i] = pick(rng) == 0;  // about 5% of the nodes are handles
-  }
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) s.protectedNode[i] = pick(rng) == 0;  // about 5% are handles
   return s;
 }
 
