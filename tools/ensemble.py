@@ -32,7 +32,8 @@ def tolerances(spec):
     if ':' in spec:
         lo, hi, n = spec.split(':')
         lo, hi, n = float(lo), float(hi), int(n)
-        return [lo + (hi - lo) * i / (n - 1) for i in range(n)] if n > 1 else [lo]
+        # Rounded so that 0.0025:0.0036:12 gives 0.0026, not 0.0026000000000000003 (the same shot file as typed).
+        return [round(lo + (hi - lo) * i / (n - 1), 12) for i in range(n)] if n > 1 else [lo]
     return [float(t) for t in spec.split(',')]
 
 
