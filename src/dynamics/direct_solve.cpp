@@ -1,23 +1,34 @@
 #include "dynamics/direct_solve.h"
 
-#include <omp.h>
-
 #include <Eigen/CholmodSupport>
 #include <stdexcept>
 
 #include "dynamics/free_node_system.h"
+#include "dynamics/serial_openmp.h"
 
 namespace adacloth {
 
 // CHOLMOD chooses per matrix between its simplicial LDL^T (small systems) and its supernodal LL^T, which runs on
 // dense BLAS blocks and is 2-3x faster from ~10k nodes on (tools/install-deps.sh installs Debian's single-threaded
-// OpenBLAS for it; results do not depend on adacloth's thread count). The upper triangle is handed over because the
-// supernodal factorization wants A(p,p) as upper: from the lower one CHOLMOD transposes twice per step, not once.
+// OpenBLAS for it; results do not depend on adacloth's thread count). Its OpenMP regions run on the calling thread
+// (SerialOpenMP): they cost more than their work at these sizes.
+//
+// The fill-reducing order is chosen per node (on the graph of 3x3 blocks) and the system is assembled in it, so
+// CHOLMOD factors the matrix as given (natural ordering, lower triangle): with an ordering of its own it would copy
+// the permuted matrix every step (a transpose of 1 MB at 1k nodes, ~10 % of the step).
 struct DirectSolver::Impl {
-  Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Upper> factor;
+  Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> factor;
+  std::vector<int> order;         // the free nodes in elimination order (slot -> node)
   std::vector<int> outer, inner;  // the pattern the current analysis is for
   FreeNodeSystem system;          // this step's system; its storage is reused by the next
   int analyses = 0;
+
+  Impl() {
+    cholmod_common& c = factor.cholmod();
+    c.nmethods = 1;
+    c.method[0].ordering = CHOLMOD_NATURAL;
+    c.postorder = 0;  // keeps the permutation the identity; `order` comes postordered
+  }
 };
 
 DirectSolver::DirectSolver() : impl_(std::make_unique<Impl>()) {}
@@ -35,37 +46,60 @@ bool samePattern(const Eigen::SparseMatrix<double>& A, const std::vector<int>& o
          std::equal(inner.begin(), inner.end(), A.innerIndexPtr());
 }
 
-// Runs CHOLMOD's OpenMP loops serially while alive. Debian's CHOLMOD asks for 4 threads in its supernodal loops
-// (clearing and copying supernodes, whatever omp_set_num_threads says); on a 2-core machine the team's wake-ups
-// cost more than the loops (docs/benchmarks.md, "Implicit step solvers": one thread, 1k nodes 2.5x, 10k nodes 1.7x
-// faster). Its BLAS is single-threaded anyway. max-active-levels 0 makes every parallel region inactive; it is a
-// global setting of the OpenMP runtime, so the previous value is put back at once, and it is left alone when called
-// inside a parallel region (where CHOLMOD's regions would be nested, hence inactive, already).
-class SerialOpenMP {
- public:
-  SerialOpenMP() : levels_(omp_get_max_active_levels()), active_(!omp_in_parallel()) {
-    if (active_) omp_set_max_active_levels(0);
+// A fill-reducing elimination order of the free nodes, from CHOLMOD's analysis (its default choice of AMD or METIS,
+// postordered) of the block pattern of `free.A`: one node per 3x3 block, a ninth of the scalar pattern.
+std::vector<int> fillReducingNodeOrder(const FreeNodeSystem& free) {
+  const int nodes = free.freeNodes;
+  const Eigen::SparseMatrix<double>& A = free.A;
+  std::vector<int> columnStart(nodes + 1, 0), rows;
+  rows.reserve(A.nonZeros() / 9);
+  for (int s = 0; s < nodes; ++s) {  // the lower triangle of block column s, read from its first scalar column
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, 3 * s); it; ++it)
+      if (it.row() % 3 == 0 && it.row() >= 3 * s) rows.push_back(int(it.row() / 3));
+    columnStart[s + 1] = int(rows.size());
   }
-  ~SerialOpenMP() {
-    if (active_) omp_set_max_active_levels(levels_);
+  cholmod_common c;
+  cholmod_start(&c);
+  c.supernodal = CHOLMOD_SIMPLICIAL;  // only the order is wanted
+  cholmod_sparse pattern{};
+  pattern.nrow = pattern.ncol = size_t(nodes);
+  pattern.nzmax = rows.size();
+  pattern.p = columnStart.data();
+  pattern.i = rows.data();
+  pattern.stype = -1;
+  pattern.itype = CHOLMOD_INT;
+  pattern.xtype = CHOLMOD_PATTERN;
+  pattern.dtype = CHOLMOD_DOUBLE;
+  pattern.sorted = 1;
+  pattern.packed = 1;
+  cholmod_factor* symbolic = cholmod_analyze(&pattern, &c);
+  if (!symbolic) {
+    cholmod_finish(&c);
+    throw std::runtime_error("direct solve: CHOLMOD could not order the free nodes");
   }
-  SerialOpenMP(const SerialOpenMP&) = delete;
-  SerialOpenMP& operator=(const SerialOpenMP&) = delete;
-
- private:
-  int levels_;
-  bool active_;
-};
+  const int* perm = static_cast<const int*>(symbolic->Perm);
+  std::vector<int> slotOrder(perm, perm + nodes);
+  cholmod_free_factor(&symbolic, &c);
+  cholmod_finish(&c);
+  // slotOrder lists current slots; the caller wants nodes.
+  std::vector<int> nodeOfSlot(nodes);
+  for (size_t i = 0; i < free.slot.size(); ++i)
+    if (free.slot[i] >= 0) nodeOfSlot[free.slot[i]] = int(i);
+  for (int& s : slotOrder) s = nodeOfSlot[s];
+  return slotOrder;
+}
 
 }  // namespace
 
 std::vector<Vec3> DirectSolver::solve(const ImplicitSystem& sys, const DynamicsState& state) {
   Impl& m = *impl_;
   FreeNodeSystem& free = m.system;
-  assembleFreeNodeSystemInto(free, sys, state);
+  assembleFreeNodeSystemInto(free, sys, state, m.order);
   if (free.freeNodes == 0) return scatterFreeSolution(sys, free.slot, Eigen::VectorXd());
   const SerialOpenMP serial;
   if (!samePattern(free.A, m.outer, m.inner)) {
+    m.order = fillReducingNodeOrder(free);
+    assembleFreeNodeSystemInto(free, sys, state, m.order);
     m.factor.analyzePattern(free.A);
     m.outer.assign(free.A.outerIndexPtr(), free.A.outerIndexPtr() + free.A.outerSize() + 1);
     m.inner.assign(free.A.innerIndexPtr(), free.A.innerIndexPtr() + free.A.nonZeros());

@@ -3,13 +3,32 @@
 #include <algorithm>
 
 namespace adacloth {
+namespace {
 
-void assembleFreeNodeSystemInto(FreeNodeSystem& out, const ImplicitSystem& sys, const DynamicsState& state) {
+// Slots from `order` when it lists every free node once and nothing else; false (and `slot` undefined) otherwise.
+bool slotsFromOrder(std::vector<int>& slot, const ImplicitSystem& sys, int freeNodes, const std::vector<int>& order) {
+  if (int(order.size()) != freeNodes) return false;
+  for (int s = 0; s < freeNodes; ++s) {
+    const int i = order[s];
+    if (i < 0 || i >= int(slot.size()) || sys.fixed[i] || slot[i] >= 0) return false;
+    slot[i] = s;
+  }
+  return true;
+}
+
+}  // namespace
+
+void assembleFreeNodeSystemInto(FreeNodeSystem& out, const ImplicitSystem& sys, const DynamicsState& state,
+                                const std::vector<int>& order) {
   const int n = int(sys.rhs.size());
   out.slot.assign(n, -1);
-  out.freeNodes = 0;
-  for (int i = 0; i < n; ++i)
-    if (!sys.fixed[i]) out.slot[i] = out.freeNodes++;
+  out.freeNodes = int(std::count(sys.fixed.begin(), sys.fixed.end(), 0));
+  if (order.empty() || !slotsFromOrder(out.slot, sys, out.freeNodes, order)) {
+    out.slot.assign(n, -1);
+    int next = 0;
+    for (int i = 0; i < n; ++i)
+      if (!sys.fixed[i]) out.slot[i] = next++;
+  }
   // The matrix is symmetric, so its compressed rows are also its compressed columns: it is written directly in
   // Eigen's column-major layout, block row by block row, columns in increasing order (no triplet sort).
   // Each block row: its diagonal block and one block per free neighbour (pairs joining the same two nodes summed),

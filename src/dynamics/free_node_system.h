@@ -23,8 +23,11 @@ struct FreeNodeSystem {
 // within each column), so the sparsity pattern is the same for every step while the pairs and the held nodes do not
 // change.
 FreeNodeSystem assembleFreeNodeSystem(const ImplicitSystem& sys, const DynamicsState& state);
-// The same into an existing system, reusing its storage.
-void assembleFreeNodeSystemInto(FreeNodeSystem& out, const ImplicitSystem& sys, const DynamicsState& state);
+// The same into an existing system, reusing its storage. `order`, when it lists exactly the free nodes, sets their
+// slots: order[s] is the node in slot s (a direct solver's elimination order). Otherwise the free nodes take slots in
+// node order.
+void assembleFreeNodeSystemInto(FreeNodeSystem& out, const ImplicitSystem& sys, const DynamicsState& state,
+                                const std::vector<int>& order = {});
 
 // dv of every node: the solution `x` (3 per free node) for free nodes, the prescribed dv for held ones.
 std::vector<Vec3> scatterFreeSolution(const ImplicitSystem& sys, const std::vector<int>& slot,
