@@ -98,6 +98,10 @@ std::vector<Vec3> DirectSolver::solve(const ImplicitSystem& sys, const DynamicsS
   if (free.freeNodes == 0) return scatterFreeSolution(sys, free.slot, Eigen::VectorXd());
   const SerialOpenMP serial;
   if (!samePattern(free.A, m.outer, m.inner)) {
+    // The order is computed from the system in node order, so that it depends on the system alone and not on the
+    // solver's past (AMD breaks ties by numbering): a resumed run starts with a fresh solver, and its frames must be
+    // the uninterrupted run's.
+    assembleFreeNodeSystemInto(free, sys, state);
     m.order = fillReducingNodeOrder(free);
     assembleFreeNodeSystemInto(free, sys, state, m.order);
     m.factor.analyzePattern(free.A);
