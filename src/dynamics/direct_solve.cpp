@@ -15,7 +15,7 @@ namespace adacloth {
 //
 // The fill-reducing order is chosen per node (on the graph of 3x3 blocks) and the system is assembled in it, so
 // CHOLMOD factors the matrix as given (natural ordering, lower triangle): with an ordering of its own it would copy
-// the permuted matrix every step (a transpose of 1 MB at 1k nodes, ~10 % of the step).
+// the permuted matrix every step (a transpose of 1 MB at 1k nodes, 4-7 % of the step).
 struct DirectSolver::Impl {
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> factor;
   std::vector<int> order;         // the free nodes in elimination order (slot -> node)

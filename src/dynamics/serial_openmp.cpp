@@ -10,7 +10,6 @@ namespace adacloth {
 namespace {
 
 thread_local int tSerialDepth = 0;
-thread_local long tRegionsEntered = 0;
 thread_local long tRegionsDirect = 0;
 
 using GompParallelFn = void (*)(void (*)(void*), void*, unsigned, unsigned);
@@ -47,7 +46,6 @@ SerialOpenMP::~SerialOpenMP() {
   if (active_) --tSerialDepth;
 }
 
-long parallelRegionsEntered() { return tRegionsEntered; }
 long parallelRegionsRunDirectly() { return tRegionsDirect; }
 
 }  // namespace adacloth
@@ -56,10 +54,8 @@ long parallelRegionsRunDirectly() { return tRegionsDirect; }
 // it takes precedence over libgomp's for every caller, shared libraries included. A region that would have a team of
 // one thread (under a SerialOpenMP, or at one thread) runs here, as that thread would run it: thread 0 of 1, and
 // libgomp's work-sharing and barrier calls inside it take their no-team path. Same arithmetic, same bytes, without
-// libgomp's team set-up and its closing futex wake-up (a system call per region, even for a team of one: ~2,000 a
-// frame on skirt_walk). Any other region goes on to the runtime unchanged.
+// libgomp's team set-up and its closing futex wake-up (serial_openmp.h). Any other region goes on to the runtime.
 extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned numThreads, unsigned flags) {
-  ++adacloth::tRegionsEntered;
   if (adacloth::teamOfOne(numThreads)) {
     ++adacloth::tRegionsDirect;
     fn(data);

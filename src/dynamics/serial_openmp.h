@@ -25,10 +25,8 @@ class SerialOpenMP {
   bool active_;  // false when constructed inside a parallel region, active or not: regions go to the runtime
 };
 
-// Parallel regions entered on this thread (through GOMP_parallel) since the program started, run directly or not;
+// Parallel regions this thread has run directly (under a SerialOpenMP or as a team of one) since the program started;
 // for tests.
-long parallelRegionsEntered();
-// Of those, the ones run directly on the calling thread under a SerialOpenMP.
 long parallelRegionsRunDirectly();
 
 }  // namespace adacloth
