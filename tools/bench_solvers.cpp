@@ -5,6 +5,9 @@
 // (mm) and the lowest point's difference (mm) from the trajectory of the exact (direct) solve. Then the default solve
 // at 1 and 2 threads, and the free-fall check.
 //   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X]
+//   bench_solvers --threads [--sizes ...] [--only pcg|direct|kang_cho] [--thread-counts 1,2]   only the table of
+//                                   the default, direct and kang_cho solves (or the one named) at 1 and 2 threads
+//                                   (or the counts given), for each size
 //   bench_solvers --drape 32,128    conf/drape.json at these grid sizes, 8 and 2 steps per frame: the default
 //                                   solve's lowest point against the direct solve's over frames 1..48    (cells per
 //                                   side; 31 ~ 1k nodes, 99 ~ 10k, 316 ~ 100k)
@@ -34,6 +37,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 const double kStep = 1.0 / 96;  // s
 std::string gOnly;              // --only: run the candidates whose name contains this (and the references)
+std::vector<int> gThreadCounts = {1, 2};  // --thread-counts: the thread table's columns
 std::string gDrapeExtra;        // --drape-keys: more shot keys for the drape runs, e.g. "solver_tolerance": 1e-3,
 
 using Sheet = assets::HeldSheet;
@@ -179,19 +183,20 @@ void candidateTable(int cells, int steps) {
 }
 
 void threadTable(int cells, int steps) {
-  std::printf("\n## Default solve (pcg) and direct at 1 and 2 threads, %d nodes\n\n| solver | threads | ms / step | "
+  std::printf("\n## Default solve (pcg), direct and kang_cho by thread count (speed-up against the first), %d nodes"
+              "\n\n| solver | threads | ms / step | "
               "speed-up |\n|---|---:|---:|---:|\n", (cells + 1) * (cells + 1));
   for (StepSolver solver : {StepSolver::Pcg, StepSolver::Direct, StepSolver::KangCho}) {
+    const char* name = solver == StepSolver::Pcg ? "pcg" : solver == StepSolver::Direct ? "direct" : "kang_cho";
+    if (!gOnly.empty() && gOnly != name) continue;
     double one = 0;
-    for (int threads : {1, 2}) {
+    for (int threads : gThreadCounts) {
       omp_set_num_threads(threads);
       Candidate c;
       c.settings.solver = solver;
       Run run = runLoop(cells, c, steps);
-      if (threads == 1) one = run.msPerStep;
-      std::printf("| %s | %d | %.2f | %.2fx |\n",
-                  solver == StepSolver::Pcg ? "pcg" : solver == StepSolver::Direct ? "direct" : "kang_cho",
-                  threads, run.msPerStep, one / run.msPerStep);
+      if (one == 0) one = run.msPerStep;
+      std::printf("| %s | %d | %.2f | %.2fx |\n", name, threads, run.msPerStep, one / run.msPerStep);
       std::fflush(stdout);
     }
   }
@@ -271,19 +276,23 @@ void drapeTable(const std::vector<int>& cellCounts) {
     }
 }
 
-std::vector<int> parseSizes(const char* text) {
-  std::vector<int> sizes;
+std::vector<int> parseCounts(const char* text, int least, const char* expected) {
+  std::vector<int> counts;
   for (const char* p = text; *p;) {
     char* end = nullptr;
     long v = std::strtol(p, &end, 10);
-    if (end == p || v < 2) {
-      std::fprintf(stderr, "bench_solvers: --sizes expects a comma-separated list of cell counts >= 2\n");
+    if (end == p || v < least) {
+      std::fprintf(stderr, "bench_solvers: %s\n", expected);
       std::exit(2);
     }
-    sizes.push_back(int(v));
+    counts.push_back(int(v));
     p = *end == ',' ? end + 1 : end;
   }
-  return sizes;
+  return counts;
+}
+
+std::vector<int> parseSizes(const char* text) {
+  return parseCounts(text, 2, "--sizes expects a comma-separated list of cell counts >= 2");
 }
 
 }  // namespace
@@ -293,6 +302,7 @@ int main(int argc, char** argv) {
   int steps = 48;
   std::vector<int> sizes = {31, 99, 316};
   std::vector<int> drapeCells;
+  bool threadsOnly = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) {
       quick = true;
@@ -300,6 +310,11 @@ int main(int argc, char** argv) {
       steps = 12;
     } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
       steps = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--threads")) {
+      threadsOnly = true;
+    } else if (!std::strcmp(argv[i], "--thread-counts") && i + 1 < argc) {
+      gThreadCounts =
+          parseCounts(argv[++i], 1, "--thread-counts expects a comma-separated list of thread counts >= 1");
     } else if (!std::strcmp(argv[i], "--drape") && i + 1 < argc) {
       drapeCells = parseSizes(argv[++i]);
     } else if (!std::strcmp(argv[i], "--drape-keys") && i + 1 < argc) {
@@ -313,7 +328,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X] "
-                   "[--drape c1,c2,...]\n");
+                   "[--threads] [--thread-counts t1,t2,...] [--drape c1,c2,...]\n");
       return 2;
     }
   }
@@ -321,6 +336,10 @@ int main(int argc, char** argv) {
   std::printf("# bench_solvers%s\n", quick ? " --quick" : "");
   if (!drapeCells.empty()) {
     drapeTable(drapeCells);
+    return 0;
+  }
+  if (threadsOnly) {
+    for (int cells : sizes) threadTable(cells, steps);
     return 0;
   }
   if (gOnly.empty()) freeFallTable();

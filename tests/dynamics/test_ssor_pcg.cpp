@@ -1,5 +1,7 @@
 // The default solve's preconditioner: CG with symmetric block Gauss-Seidel (SSOR) by Eisenstat's trick, against the
 // direct solve and against the blocks alone.
+#include <omp.h>
+
 #include <algorithm>
 
 #include <catch2/catch.hpp>
@@ -7,6 +9,7 @@
 #include "assets/held_sheet.h"
 #include "dynamics/block_pcg.h"
 #include "dynamics/direct_solve.h"
+#include "dynamics/serial_openmp.h"
 #include "dynamics/ssor_pcg.h"
 #include "dynamics/step.h"
 #include "dynamics/solve_fixtures.h"
@@ -134,4 +137,27 @@ TEST_CASE("the default ssor solve takes its over-relaxation from the free nodes"
   const std::vector<Vec3> byDefault = solve(0), fromNodes = solve(ssorOmegaFor(freeNodes)), fixed = solve(1.5);
   CHECK(byDefault == fromNodes);
   CHECK(byDefault != fixed);
+}
+
+TEST_CASE("the ssor solve keeps its loops on the calling thread and its bits at two threads", "[dynamics]") {
+  // Its sweeps run on one thread, so loops that split the nodes between two cores only moved the vectors from core
+  // to core on every iteration (0.8-0.9x at 2 threads on 10k nodes; docs/benchmarks.md, "The default solve on two
+  // threads"). Above kChunk free nodes its sums would open parallel regions; they must run directly.
+  assets::HeldSheet s = movingSheet(64);  // 4,225 nodes: more than one chunk
+  const ImplicitSystem sys = assets::nextStepSystem(s, kStep);
+  const std::vector<Vec3> zero(sys.rhs.size(), Vec3::Zero());
+  const int threadsBefore = omp_get_max_threads();
+  std::vector<Vec3> dv[2];
+  long direct[2];
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    PcgWorkspace work;
+    const long before = parallelRegionsRunDirectly();
+    dv[threads - 1] = solveSsorPcg(sys, s.state, s.mesh, zero, PcgSettings{}, work);
+    direct[threads - 1] = parallelRegionsRunDirectly() - before;
+  }
+  omp_set_num_threads(threadsBefore);
+  CHECK(dv[0] == dv[1]);
+  CHECK(direct[1] > 0);
+  CHECK(direct[1] == direct[0]);
 }
