@@ -332,6 +332,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (threadsOnly && !gOnly.empty() && gOnly != "pcg" && gOnly != "direct" && gOnly != "kang_cho") {
+    std::fprintf(stderr, "bench_solvers: with --threads, --only expects pcg, direct or kang_cho\n");
+    return 2;
+  }
   omp_set_num_threads(1);
   std::printf("# bench_solvers%s\n", quick ? " --quick" : "");
   if (!drapeCells.empty()) {

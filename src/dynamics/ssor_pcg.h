@@ -15,7 +15,7 @@
 // t + P^-1 (v - K t) with t = P^-T v (Eisenstat 1981), one iteration costs one backward and one forward half-sweep:
 // each coupling is read once, as in one product with A. The solve runs on one thread (Gauss-Seidel is sequential,
 // and sharing only the loops between the sweeps cost more in moving data between cores than it saved), so the
-// result does not depend on the thread count. Their order is rows of material space, not node numbers: a
+// result does not depend on the thread count. The sweeps go along rows of material space, not node numbers: a
 // remesh appends the nodes it makes, and Gauss-Seidel gains only along an order that follows the cloth.
 //
 // Stopping rule: the same as solveBlockPcg's, |b - A dv|_W <= tolerance |b|_W. The iteration watches the residual
