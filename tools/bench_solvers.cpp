@@ -189,14 +189,14 @@ void threadTable(int cells, int steps) {
   for (StepSolver solver : {StepSolver::Pcg, StepSolver::Direct, StepSolver::KangCho}) {
     const char* name = solver == StepSolver::Pcg ? "pcg" : solver == StepSolver::Direct ? "direct" : "kang_cho";
     if (!gOnly.empty() && gOnly != name) continue;
-    double one = 0;
+    double first = 0;  // ms per step at the first thread count: the speed-up's base
     for (int threads : gThreadCounts) {
       omp_set_num_threads(threads);
       Candidate c;
       c.settings.solver = solver;
       Run run = runLoop(cells, c, steps);
-      if (one == 0) one = run.msPerStep;
-      std::printf("| %s | %d | %.2f | %.2fx |\n", name, threads, run.msPerStep, one / run.msPerStep);
+      if (first == 0) first = run.msPerStep;
+      std::printf("| %s | %d | %.2f | %.2fx |\n", name, threads, run.msPerStep, first / run.msPerStep);
       std::fflush(stdout);
     }
   }
