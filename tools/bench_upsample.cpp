@@ -9,6 +9,9 @@
 // too.
 // Then wrinkles by example (upsample/wrinkle_model.h, goal <= 2 ms): random models of 6, 60 and 100 poses over the
 // same grid. Model files given as arguments are timed in the section of their kind (upsample/model_kind.h).
+// First of all, a guard: the same SSE code (a random 60-pose wrinkle model) timed before and after one call of the
+// AVX2 kernel. A ratio well above 1 means the kernel left the ymm upper halves dirty (a missing vzeroupper), which
+// slows every later SSE instruction in the process, the simulator's included.
 // Usage: OMP_NUM_THREADS=1 bench_upsample [OP.bin | PATCH_MLP.bin | WRINKLES.bin]...
 #include <chrono>
 #include <cstdio>
@@ -131,9 +134,26 @@ void wrinkleRow(const char* name, const WrinkleModel& m) {
 
 }  // namespace
 
+// The ratio of an SSE workload's time after one call of multiplyOperator to its time before (1 when the kernel
+// leaves the vector state clean). Must run before anything else in the process calls the kernel.
+void sseAfterKernelRow() {
+  const WrinkleModel sse = randomWrinkleModel(makeMeshPair(makeGrid(1.4, 0.9, 14, 9), 3), 60);
+  const Eigen::MatrixX3d coarse = nodePositions(sse.pair.coarse);
+  msPerCall([&] { sse.apply(coarse); }, 50);  // warm-up (first touch of the model's memory)
+  const double before = msPerCall([&] { sse.apply(coarse); }, 50);
+  // A kernel call of 512 multiply-adds before each apply: its own cost is negligible next to the apply's.
+  const Eigen::MatrixXf U = Eigen::MatrixXf::Ones(64, 8);
+  const Eigen::MatrixX3f c = Eigen::MatrixX3f::Ones(8, 3);
+  Eigen::MatrixX3f fine;
+  const double after = msPerCall([&] { multiplyOperator(U, c, fine); sse.apply(coarse); }, 50);
+  std::printf("SSE code after the operator kernel: %.3f ms before, %.3f ms after (%.2fx; 1 = vector state left clean)\n\n",
+              before, after, after / before);
+}
+
 int main(int argc, char** argv) {
   Eigen::setNbThreads(1);
   std::printf("kernel: %s\n", operatorKernelIsAvx2() ? "AVX2+FMA" : "portable loops");
+  sseAfterKernelRow();
   std::printf("%-22s %6s %7s %9s %10s %10s %12s %12s\n", "operator", "M", "N", "MB", "eigen ms", "kernel ms",
               "+1 mode ms", "max |diff|");
   for (auto [M, N] : {std::pair{100, 5000}, {150, 6000}, {200, 10000}, {300, 10000}}) {
