@@ -7,8 +7,8 @@
 // 119-64-64-64-135 networks over a 14 x 9-cell grid and over meshes/skirt_coarse.obj, 3 levels; ms per frame of
 // PatchMlp::apply (with its reused workspace) and of its parts. A PATCH_MLP.bin argument (ADCPMLP1 magic) is timed
 // too.
-// Then wrinkles by example (upsample/wrinkle_model.h, goal <= 2 ms): random models of 6, 60 and 100 poses over the
-// same grid. Model files given as arguments are timed in the section of their kind (upsample/model_kind.h).
+// Then wrinkles by example (upsample/wrinkle_model.h, goal <= 2 ms): random models of 6, 60, 100 and 120 poses over
+// the same grid. Model files given as arguments are timed in the section of their kind (upsample/model_kind.h).
 // First of all, a guard: the same SSE code (a random 60-pose wrinkle model) timed before and after one call of the
 // AVX2 kernel. A ratio well above 1 means the kernel left the ymm upper halves dirty (a missing vzeroupper), which
 // slows every later SSE instruction in the process, the simulator's included.
@@ -146,7 +146,8 @@ void sseAfterKernelRow() {
   const Eigen::MatrixX3f c = Eigen::MatrixX3f::Ones(8, 3);
   Eigen::MatrixX3f fine;
   const double after = msPerCall([&] { multiplyOperator(U, c, fine); sse.apply(coarse); }, 50);
-  std::printf("SSE code after the operator kernel: %.3f ms before, %.3f ms after (%.2fx; 1 = vector state left clean)\n\n",
+  std::printf("SSE code after the operator kernel: %.3f ms before, %.3f ms after "
+              "(%.2fx; 1 = vector state left clean)\n\n",
               before, after, after / before);
 }
 
@@ -174,7 +175,7 @@ int main(int argc, char** argv) {
     if (modelFileMethod(argv[i]) == UpsampleMethod::Mlp) patchMlpRow(argv[i], loadPatchMlp(argv[i]));
   std::printf("\nwrinkles by example (WrinkleModel::apply: weights, Loop and base surfaces, frames, blend; 1 thread)\n");
   std::printf("%-26s %6s %7s %6s %10s %12s\n", "model", "M", "N", "poses", "ms/frame", "weights ms");
-  for (int poses : {6, 60, 100}) {
+  for (int poses : {6, 60, 100, 120}) {
     char name[48];
     std::snprintf(name, sizeof name, "random grid 14x9, L3, %d", poses);
     wrinkleRow(name, randomWrinkleModel(makeMeshPair(makeGrid(1.4, 0.9, 14, 9), 3), poses));
