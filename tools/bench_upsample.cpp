@@ -132,8 +132,6 @@ void wrinkleRow(const char* name, const WrinkleModel& m) {
               m.poseCount(), ms, weightsMs);
 }
 
-}  // namespace
-
 // The ratio of an SSE workload's time after one call of multiplyOperator to its time before (1 when the kernel
 // leaves the vector state clean). Must run before anything else in the process calls the kernel.
 void sseAfterKernelRow() {
@@ -150,6 +148,8 @@ void sseAfterKernelRow() {
               "(%.2fx; 1 = vector state left clean)\n\n",
               before, after, after / before);
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   Eigen::setNbThreads(1);

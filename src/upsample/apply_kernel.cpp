@@ -57,8 +57,8 @@ __attribute__((target("avx2,fma"))) void multiplyAvx2(const float* U, long N, lo
   }
   // The rest of the program is SSE code. GCC does not insert vzeroupper for a target("avx2") function in an SSE
   // build, and with the upper halves of the ymm registers left dirty every later SSE instruction pays a merge
-  // penalty: measured 3.6x slower wrinkle synthesis after one call of this kernel (bench_upsample, "after the AVX2
-  // kernel"). Clearing them here costs one instruction per call.
+  // penalty: measured 3.5x slower wrinkle synthesis after one call of this kernel (bench_upsample's first line).
+  // Clearing them here costs one instruction per call; tests/tools/check_vzeroupper.py guards it.
   _mm256_zeroupper();
   multiplyRowsScalar(U, N, M, c, f, blocked, N);
 }

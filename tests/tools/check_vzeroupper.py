@@ -63,7 +63,7 @@ def dirty_returns(body):
 
 def main(argv):
     if len(argv) < 2:
-        print(__doc__.strip().splitlines()[-2], file=sys.stderr)
+        print("usage: check_vzeroupper.py LIBRARY.a [--objdump objdump]", file=sys.stderr)
         return 2
     objdump = argv[argv.index("--objdump") + 1] if "--objdump" in argv else "objdump"
     if not shutil.which(objdump):
