@@ -85,6 +85,22 @@ def speed(factor):
     return change
 
 
+def material(name):
+    """Every cloth in one of conf/materials/ (the shots are mostly cotton)."""
+    def change(shot):
+        for cloth in shot["cloths"]:
+            cloth["material"] = name
+    change.__doc__ = "every cloth in %s" % name
+    return change
+
+
+def wind(velocity):
+    def change(shot):
+        shot["wind"] = {"velocity": list(velocity)}
+    change.__doc__ = "wind %s m/s" % list(velocity)
+    return change
+
+
 def flag_two_corners(limit, wind):
     """The flag held at its two hoist corners only, in a stronger wind, with a tighter strain limit."""
     def change(shot):
@@ -202,6 +218,15 @@ CASES = [
     ("cape_run.1step", "cape_run", [steps(1)], 48, {"full"}, None),
     ("skirt_walk.2steps", "skirt_walk", [steps(2)], 48, {"ci", "quick", "full"}, (1.15, 2.0)),
     ("crowd.fine.thick", "crowd", [self_collision, fine_remeshing, thickness(0.01)], 24, {"full"}, None),
+    # The other materials of conf/materials/ (the shots are cotton): lighter, softer, stiffer and heavier cloth,
+    # with the settings that make contact harder for each (docs/benchmarks.md, "Other materials").
+    ("skirt_walk.jersey.fine", "skirt_walk", [material("jersey"), fine_remeshing], 48, {"full"}, None),
+    ("cape_run.denim.2steps", "cape_run", [material("denim"), steps(2)], 72, {"full"}, None),
+    ("sphere.silk.fine", "sheet_on_sphere", [material("silk"), adaptive, fine_remeshing], 120, {"full"}, None),
+    ("crowd.silk.4steps", "crowd", [material("silk"), steps(4)], 96, {"full"}, None),
+    ("drape.jersey.wind.fine", "drape", [material("jersey"), wind([0.0, 0.0, 8.0]), adaptive, fine_remeshing], 72,
+     {"full"}, None),
+    ("jump_cut.denim.thick", "jump_cut", [material("denim"), thickness(0.012)], 96, {"full"}, None),
     # The ball's first sweep (to 3 s). A run caught on the ball kept its edges at p99 2-12 (and slowed to seconds
     # per frame). Chaotic: over nine solver tolerances 1 of 9 runs stayed caught before the push guard, none since,
     # all at a p99 of 1.08-1.12 (docs/benchmarks.md, "Piles of cloth without a strain limit").
