@@ -14,7 +14,7 @@ namespace adacloth {
 namespace {
 
 const std::string kMagic = "ADACKPT\n";
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;  // 4: solver auto's mode and counts
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 4 + 8 + 8;
 
 // ---- writing -------------------------------------------------------------------------------------------------
@@ -57,6 +57,14 @@ void writeSolverCache(BinaryWriter& out, const SolverCache& cache) {
   out.u8(cache.multigridStale ? 1 : 0);
   out.u8(cache.multigrid ? 1 : 0);
   if (cache.multigrid) cache.multigrid->save(out);
+  const AutoSolverChoice& choice = cache.autoChoice;
+  out.u8(choice.direct ? 1 : 0);
+  out.u8(choice.checking ? 1 : 0);
+  out.i32(choice.directFrames);
+  out.i32(choice.iterations);
+  out.i32(choice.solves);
+  out.i32(choice.freeNodes);
+  out.u8(choice.blockJacobi ? 1 : 0);
 }
 
 // The memory's grid is the one buildScene makes from the shot's mesh: only the cells' state is saved.
@@ -156,6 +164,17 @@ void readSolverCache(BinaryReader& in, SolverCache& cache, size_t nodes) {
     cache.multigrid = std::make_shared<Multigrid>();
     cache.multigrid->load(in);
   }
+  AutoSolverChoice& choice = cache.autoChoice;
+  choice.direct = in.u8("solver auto mode") != 0;
+  choice.checking = in.u8("solver auto check") != 0;
+  choice.directFrames = in.i32("solver auto frames");
+  choice.iterations = in.i32("solver auto iterations");
+  choice.solves = in.i32("solver auto solves");
+  choice.freeNodes = in.i32("solver auto free nodes");
+  choice.blockJacobi = in.u8("solver auto preconditioner") != 0;
+  if (choice.iterations < 0 || choice.solves < 0 || choice.freeNodes < 0 || choice.directFrames < 0 ||
+      (choice.checking && !choice.direct))
+    in.fail("solver auto's counts are not valid");
 }
 
 void readViewMemory(BinaryReader& in, std::optional<ViewMemory>& memory) {

@@ -49,6 +49,7 @@ struct CollisionCounters {
 // Per cloth: the solves of the frame's steps, the contacts of its last collision step, the frame's remesh.
 struct ClothCounters {
   int solverIterations = 0;    // summed over the frame's steps
+  int solverDirectSolves = 0;  // the frame's solves by the direct factorization (solver direct or auto)
   double solverResidual = 0;   // the worst final relative residual
   int contacts = 0;            // proximity contacts in the frame's last collision step
   int splits = 0, flips = 0, collapses = 0;

@@ -91,6 +91,7 @@ void collideStep(const Shot& shot, Scene& scene, std::vector<std::vector<Vec3>>&
 // step, followed by the blow-up guard (a SimulationError naming frame, cloth and node; frames already written stay),
 // then the collision phase fixes the contacts of all cloths at once.
 void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report) {
+  for (Cloth& cloth : scene.cloths) startSolverFrame(cloth.dynamics);
   for (int step = 0; step < shot.stepsPerFrame; ++step) stepScene(shot, scene, frame, step, report);
   ScopedPhase timer(report, Phase::Physics);
   for (Cloth& cloth : scene.cloths) cloth.mesh.updateGeometry();
@@ -309,6 +310,7 @@ Json clothStats(const Cloth& cloth, const ClothCounters& counters, double maxPen
   j["face_stretch_p99"] = faces.p99;
   j["face_stretch_max"] = faces.max;
   j["solver_iterations"] = counters.solverIterations;
+  j["solver_direct_solves"] = counters.solverDirectSolves;
   j["solver_residual"] = counters.solverResidual;
   if (const auto& view = counters.view) {
     j["visible_faces"] = view->visibleFaces;
@@ -495,6 +497,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
       const SolveReport solve =
           stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, settings, h, contacts, check);
       report.cloths[c].solverIterations += solve.iterations;
+      report.cloths[c].solverDirectSolves += solve.directSolves;
       report.cloths[c].solverResidual = std::max(report.cloths[c].solverResidual, solve.residual);
       if (auto bad = findBadNode(cloth.mesh, settings.maxSpeed))
         throw SimulationError("frame " + std::to_string(frame) + ": cloth \"" + cloth.spec.name + "\" node " +

@@ -2,6 +2,7 @@
 
 #include "app/scene.h"
 #include "app/simulate.h"
+#include "dynamics/step.h"
 #include "io/error.h"
 #include "upsample/tracking.h"
 
@@ -103,6 +104,8 @@ TrackedData runTrackedShot(const Shot& shot, const TrackOptions& options) {
   // One frame of both runs, tracked after every step.
   auto advance = [&](int frame) {
     FrameReport coarseReport(coarse.cloths.size()), fineReport(fine.cloths.size());  // not reported
+    for (Scene* scene : {&coarse, &fine})
+      for (Cloth& cloth : scene->cloths) startSolverFrame(cloth.dynamics);
     for (int step = 0; step < s.stepsPerFrame; ++step) {
       stepLabelled(s, coarse, frame, step, coarseReport, "coarse");
       // Projected before the fine step's contact pass, so that its CCD checks the projection's move (projected only

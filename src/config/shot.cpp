@@ -296,7 +296,7 @@ void readDynamics(StepSettings& d, const Json& r) {
   d.gravity = toVec3(r["gravity"]);
   // The names come from solverName / preconditionerName, the same table the schema's choices and defaults use.
   const std::string solver = r["solver"].get<std::string>();
-  for (StepSolver s : {StepSolver::Pcg, StepSolver::Direct, StepSolver::KangCho, StepSolver::CG})
+  for (StepSolver s : {StepSolver::Auto, StepSolver::Pcg, StepSolver::Direct, StepSolver::KangCho, StepSolver::CG})
     if (solverName(s) == solver) d.solver = s;
   d.pcg.tolerance = r["solver_tolerance"].get<double>();
   d.pcg.maxIterations = r["solver_max_iterations"].get<int>();

@@ -338,11 +338,15 @@ Field buildShotSchema() {
           .atLeast(0).defaults(d.shot.prerollFrames),
       vec3("gravity", "Gravitational acceleration (Y is up).").inUnit("m/s^2")
           .defaults(toJson(d.dynamics.gravity)),
-      enumeration("solver", {"pcg", "direct", "kang_cho", "cg"},
-                  "Linear solve of each implicit (backward Euler) step. \"pcg\": conjugate gradient preconditioned "
+      enumeration("solver", {"auto", "pcg", "direct", "kang_cho", "cg"},
+                  "Linear solve of each implicit (backward Euler) step. \"auto\" (the default, for final shots): "
+                  "pcg, and per cloth the direct solve from the frame after one whose pcg solves took more "
+                  "iterations each than a factorization costs at the cloth's size (stiff cloth, e.g. under a tight "
+                  "strain limit); one frame in five is then solved by pcg again to check; stats.jsonl counts "
+                  "`solver_direct_solves`. \"pcg\": conjugate gradient preconditioned "
                   "by symmetric Gauss-Seidel sweeps over Kang and Cho's per-node blocks or by the blocks alone "
                   "(`solver_preconditioner`), warm-started from the previous step; converges to "
-                  "`solver_tolerance` (the default, for final shots). \"direct\": sparse Cholesky factorization "
+                  "`solver_tolerance`. \"direct\": sparse Cholesky factorization "
                   "(CHOLMOD), exact; the reference, and faster than pcg on stiff cloth out of contact (a tight strain "
                   "limit) whose pcg solves take many iterations. \"kang_cho\": the paper's "
                   "per-node Jacobi update with `iterations` sweeps; fast but it does not converge (cloth falls and "
@@ -396,12 +400,13 @@ std::string shortNumber(double x) {
 
 std::string solverName(StepSolver solver) {
   switch (solver) {
+    case StepSolver::Auto: return "auto";
     case StepSolver::Pcg: return "pcg";
     case StepSolver::Direct: return "direct";
     case StepSolver::KangCho: return "kang_cho";
     case StepSolver::CG: return "cg";
   }
-  return "pcg";
+  return "auto";
 }
 
 std::string preconditionerName(PcgSettings::Preconditioner p) {

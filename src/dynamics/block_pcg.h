@@ -22,6 +22,7 @@ namespace adacloth {
 struct SolveReport {
   int iterations = 0;     // iterations (CG) or sweeps (Kang-Cho) done
   double residual = 0;    // final |b - A dv|_W / |b|_W over the free nodes (relativeResidual(); cg: Eigen's plain norm)
+  int directSolves = 0;   // solves by the direct factorization (solver direct, or auto once it chose it)
 };
 
 // z = B r for a symmetric positive definite approximation B of A^-1 (per node; r and z are zero on held nodes).

@@ -85,7 +85,8 @@ struct PcgSettings {
 
 // How the implicit step's linear system is solved (docs/materials.md, "Which solve to use").
 enum class StepSolver {
-  Pcg,      // block-preconditioned CG, converging (the default)
+  Auto,     // Pcg, and per cloth Direct where its pcg frames show that to be the cheaper (the default)
+  Pcg,      // block-preconditioned CG, converging
   Direct,   // sparse Cholesky, exact
   KangCho,  // the paper's Jacobi update: approximate, for previews
   CG,       // Eigen's diagonally preconditioned CG: a slow reference
@@ -117,7 +118,7 @@ struct ContactSprings {
 struct StepSettings {
   Vec3 gravity = Vec3(0, -9.81, 0);  // m/s^2, Y is up
   WindParams wind;
-  StepSolver solver = StepSolver::Pcg;
+  StepSolver solver = StepSolver::Auto;
   PcgSettings pcg;            // solver pcg: stopping rule
   int iterations = 1;         // solver kang_cho: Jacobi sweeps (1 = the paper's one-iteration update)
   double cgTolerance = 1e-8;  // solver cg: relative residual

@@ -38,6 +38,7 @@ void SolverCache::clear() {
   multigridBaseIterations = -1;
   multigridStale = false;
   pcg = PcgWorkspace();
+  autoChoice = AutoSolverChoice();
 }
 
 }  // namespace adacloth

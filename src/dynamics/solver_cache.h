@@ -38,6 +38,18 @@ struct PcgWorkspace {
   std::vector<int> orderPairNodes;
 };
 
+// Solver auto's mode for a cloth (dynamics/step.h) and what this frame's pcg solves took so far, from which the next
+// frame's mode follows (startSolverFrame). Kept in checkpoints, so that a resumed run chooses as an uninterrupted one.
+struct AutoSolverChoice {
+  bool direct = false;    // direct mode: the frame's steps are solved by the factorization
+  bool checking = false;  // direct mode, a check frame: solved by pcg, to see whether the factorization still pays
+  int directFrames = 0;   // frames solved directly since the last check frame
+  int iterations = 0;     // pcg iterations of this frame's solves so far
+  int solves = 0;         // pcg solves of this frame so far (a step is solved again for contacts and friction)
+  int freeNodes = 0;      // free nodes at the last pcg solve
+  bool blockJacobi = false;  // the last pcg solve was preconditioned by the blocks alone (cheaper iterations)
+};
+
 struct SolverCache {
   std::vector<Vec3> lastDv;       // m/s, dv of the last solve, per node
   std::vector<char> lastDvKnown;  // 1 where lastDv holds a value for the node (0: a node new since then)
@@ -48,6 +60,7 @@ struct SolverCache {
   int multigridBaseIterations = -1;  // pcg iterations of the first solve after the hierarchy was built (-1: none yet)
   bool multigridStale = false;       // rebuild the hierarchy before the next solve
   PcgWorkspace pcg;
+  AutoSolverChoice autoChoice;
 
   SolverCache() = default;
   SolverCache(const SolverCache&) {}

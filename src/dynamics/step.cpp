@@ -42,6 +42,57 @@ PcgSettings::Preconditioner chosenPreconditioner(const PcgSettings& pcg, const I
   return freeNodes >= pcg.ssorMinNodes ? P::Ssor : P::BlockJacobi;
 }
 
+std::vector<Vec3> solvePcg(const Mesh& mesh, DynamicsState& state, const ImplicitSystem& sys,
+                           const std::vector<Vec3>& external, const StepSettings& settings, SolveReport& report,
+                           const std::vector<Vec3>* again) {
+  if (!settings.pcg.warmStart && !again) state.solver.lastDv.clear(), state.solver.prevDv.clear();
+  const std::vector<Vec3> guess = again ? *again : warmStartGuess(mesh, state, external, sys.h);
+  const PcgSettings::Preconditioner chosen = chosenPreconditioner(settings.pcg, sys);
+  if (chosen == PcgSettings::Preconditioner::Ssor)
+    return solveSsorPcg(sys, state, mesh, guess, settings.pcg, state.solver.pcg, &report);
+  Preconditioner precondition;
+  const bool multigrid = chosen == PcgSettings::Preconditioner::Multigrid;
+  if (multigrid) {
+    const Multigrid* hierarchy = &currentMultigrid(state.solver, sys, state);
+    precondition = [&sys, &state, hierarchy](const std::vector<Vec3>& r, std::vector<Vec3>& z) {
+      hierarchy->apply(sys, state, r, z);
+    };
+  }
+  std::vector<Vec3> dv = solveBlockPcg(sys, state, guess, settings.pcg, state.solver.pcg, &report, precondition);
+  if (multigrid && !again) noteMultigridIterations(state.solver, report.iterations);
+  return dv;
+}
+
+std::vector<Vec3> solveDirect(DynamicsState& state, const ImplicitSystem& sys, SolveReport& report) {
+  if (!state.solver.direct) state.solver.direct = std::make_shared<DirectSolver>();
+  std::vector<Vec3> dv = state.solver.direct->solve(sys, state);
+  report.residual = relativeResidual(sys, state, dv);
+  report.directSolves = 1;
+  return dv;
+}
+
+// Solver auto: the factorization in direct mode (but in its check frames); else pcg, whose work is counted for the
+// next frame's choice (startSolverFrame).
+std::vector<Vec3> solveAuto(const Mesh& mesh, DynamicsState& state, const ImplicitSystem& sys,
+                            const std::vector<Vec3>& external, const StepSettings& settings, SolveReport& report,
+                            const std::vector<Vec3>* again) {
+  AutoSolverChoice& choice = state.solver.autoChoice;
+  if (choice.direct && !choice.checking) return solveDirect(state, sys, report);
+  std::vector<Vec3> dv = solvePcg(mesh, state, sys, external, settings, report, again);
+  choice.iterations += report.iterations;
+  ++choice.solves;
+  choice.freeNodes = int(std::count(sys.fixed.begin(), sys.fixed.end(), 0));
+  choice.blockJacobi = chosenPreconditioner(settings.pcg, sys) == PcgSettings::Preconditioner::BlockJacobi;
+  return dv;
+}
+
+// A frame's pcg iterations per solve over the break-even. Per solve, not per step: a step solved again for contacts
+// and friction pays a factorization each time, and pcg only a few iterations from the last solution.
+double iterationsPerBreakEven(const AutoSolverChoice& choice) {
+  if (choice.solves == 0) return 0;
+  return double(choice.iterations) / choice.solves / autoSolverBreakEven(choice.freeNodes, choice.blockJacobi);
+}
+
 // dv of the step's system by the chosen solver, with what the solve reached. `again`: the same step solved before
 // with fewer contacts, which the iterative solves start from (and whose dv this one replaces in the warm start's
 // history).
@@ -50,34 +101,18 @@ std::vector<Vec3> solveStep(const Mesh& mesh, DynamicsState& state, const Implic
                             const std::vector<Vec3>* again = nullptr) {
   auto remember = [&](const std::vector<Vec3>& dv) { again ? replaceLastDv(state, dv) : rememberDv(state, dv); };
   switch (settings.solver) {
+    case StepSolver::Auto: {
+      std::vector<Vec3> dv = solveAuto(mesh, state, sys, external, settings, report, again);
+      remember(dv);  // factorized ones too: a check frame's pcg starts from them
+      return dv;
+    }
     case StepSolver::Pcg: {
-      if (!settings.pcg.warmStart && !again) state.solver.lastDv.clear(), state.solver.prevDv.clear();
-      const std::vector<Vec3> guess = again ? *again : warmStartGuess(mesh, state, external, sys.h);
-      const PcgSettings::Preconditioner chosen = chosenPreconditioner(settings.pcg, sys);
-      if (chosen == PcgSettings::Preconditioner::Ssor) {
-        std::vector<Vec3> dv = solveSsorPcg(sys, state, mesh, guess, settings.pcg, state.solver.pcg, &report);
-        remember(dv);
-        return dv;
-      }
-      Preconditioner precondition;
-      const bool multigrid = chosen == PcgSettings::Preconditioner::Multigrid;
-      if (multigrid) {
-        const Multigrid* hierarchy = &currentMultigrid(state.solver, sys, state);
-        precondition = [&sys, &state, hierarchy](const std::vector<Vec3>& r, std::vector<Vec3>& z) {
-          hierarchy->apply(sys, state, r, z);
-        };
-      }
-      std::vector<Vec3> dv = solveBlockPcg(sys, state, guess, settings.pcg, state.solver.pcg, &report, precondition);
-      if (multigrid && !again) noteMultigridIterations(state.solver, report.iterations);
+      std::vector<Vec3> dv = solvePcg(mesh, state, sys, external, settings, report, again);
       remember(dv);
       return dv;
     }
-    case StepSolver::Direct: {
-      if (!state.solver.direct) state.solver.direct = std::make_shared<DirectSolver>();
-      std::vector<Vec3> dv = state.solver.direct->solve(sys, state);
-      report.residual = relativeResidual(sys, state, dv);
-      return dv;
-    }
+    case StepSolver::Direct:
+      return solveDirect(state, sys, report);
     case StepSolver::CG:
       return solveConjugateGradient(sys, state, settings.cgTolerance, &report.iterations, &report.residual);
     case StepSolver::KangCho:
@@ -195,6 +230,7 @@ void checkContacts(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     const std::vector<Vec3> first = dv;
     dv = solveStep(mesh, state, sys, external, settings, again, &first);
     report.iterations += again.iterations;
+    report.directSolves += again.directSolves;
     report.residual = again.residual;
   }
 }
@@ -224,6 +260,7 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
     const std::vector<Vec3> first = dv;
     dv = solveStep(mesh, state, sys, external, settings, again, &first);
     report.iterations += again.iterations;
+    report.directSolves += again.directSolves;
     report.residual = again.residual;
     target = dv;
     applyContactFriction(mesh, active, stiffness, load, sys.h, mu, target, sys.fixed);
@@ -316,7 +353,11 @@ SolveReport stepHalving(Mesh& mesh, DynamicsState& state, const MaterialParams& 
   const SolveReport first = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, check, halvings - 1);
   const SolveReport second = stepHalving(mesh, state, material, settings, 0.5 * h, contacts, check, halvings - 1);
   state.time = time + h;
-  return {whole.iterations + first.iterations + second.iterations, std::max(first.residual, second.residual)};
+  SolveReport all;
+  all.iterations = whole.iterations + first.iterations + second.iterations;
+  all.residual = std::max(first.residual, second.residual);
+  all.directSolves = whole.directSolves + first.directSolves + second.directSolves;
+  return all;
 }
 
 }  // namespace
@@ -326,6 +367,33 @@ SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& ma
   // Two halvings: a step in four at most (at one step per frame, the 42 ms step from rest to wind in quarters).
   constexpr int kHalvings = 2;
   return stepHalving(mesh, state, material, settings, h, contacts, check, kHalvings);
+}
+
+void startSolverFrame(DynamicsState& state) {
+  AutoSolverChoice& choice = state.solver.autoChoice;
+  const double load = iterationsPerBreakEven(choice);
+  if (!choice.direct) {
+    // Past break-even by a margin, so that a frame near it leaves the choice alone.
+    choice.direct = choice.solves > 0 && choice.freeNodes <= kAutoDirectMaxNodes && load > kAutoSwitchUp;
+    choice.directFrames = 0;
+  } else if (choice.checking) {
+    choice.direct = load > 1;  // the check frame just solved by pcg: stay while the factorization is the cheaper
+    choice.checking = false;
+    choice.directFrames = 0;
+  } else if (++choice.directFrames >= kAutoCheckEvery) {
+    choice.checking = true;
+  }
+  choice.iterations = choice.solves = 0;
+}
+
+double autoSolverBreakEven(int freeNodes, bool blockJacobi) {
+  // Measured, physics ms per frame of both solves over the same frames (docs/benchmarks.md, "Solver auto"):
+  // conf/flag.json (651 nodes, block Jacobi) 78 iterations a solve, ARCSim's flag (~3,200 nodes, SSOR) 89. The
+  // growth with the node count is bench_solvers' sheet's (the factorization grows as n^1.37, an iteration as n);
+  // that sheet, without face terms, puts the break-even 1.35x higher.
+  constexpr double kAtThousand = 58, kExponent = 0.37, kBlockJacobi = 1.5;
+  const double ssor = kAtThousand * std::pow(std::max(freeNodes, 1) / 1000.0, kExponent);
+  return blockJacobi ? kBlockJacobi * ssor : ssor;
 }
 
 std::optional<BadNode> findBadNode(const Mesh& mesh, double maxSpeed) {

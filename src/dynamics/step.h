@@ -1,7 +1,7 @@
 #pragma once
 // One implicit time step of a cloth (docs/design.md §5): external forces, the linearized backward-Euler system (solved
-// by block-preconditioned CG by default, by a sparse Cholesky factorization exactly, or approximately by Kang and Cho's
-// update), handles; and the blow-up guard. Strain limiting is a constraint of the contact pass that follows the step
+// by block-preconditioned CG, or by a sparse Cholesky factorization exactly, by default whichever is the cheaper for
+// the cloth; or approximately by Kang and Cho's update), handles; and the blow-up guard. Strain limiting is a constraint of the contact pass that follows the step
 // (dynamics/strain_limit.h, collision/response.h).
 #include <functional>
 #include <optional>
@@ -34,6 +34,25 @@ using ContactCheck = std::function<std::vector<ObstacleContact>(
 constexpr int kContactRounds = 2;
 SolveReport stepCloth(Mesh& mesh, DynamicsState& state, const MaterialParams& material, const StepSettings& settings,
                       double h, const std::vector<ObstacleContact>& contacts = {}, const ContactCheck& check = {});
+
+// Solver auto (StepSolver::Auto) solves a cloth by pcg, or by the factorization where that is the cheaper (stiff
+// cloth, e.g. under a tight strain limit), frame by frame. Call startSolverFrame at the start of every frame (without
+// it, auto stays pcg). A frame in pcg mode whose solves took more than kAutoSwitchUp x autoSolverBreakEven()
+// iterations each, on average, puts the cloth in direct mode from the next frame on (at most kAutoDirectMaxNodes
+// free nodes). In direct mode every kAutoCheckEvery-th frame is a check frame, solved by pcg again: the cloth stays
+// in direct mode if its solves took more than the break-even. Whole frames, because one step's iterations vary by
+// +-50 % from the next, and the first pcg step after factorized ones reads low (it starts from their exact dv). The
+// mode and the frame's counts are in the solver cache and in checkpoints.
+void startSolverFrame(DynamicsState& state);
+
+// The pcg iterations per solve at which one direct factorization costs as much, for a cloth of `freeNodes` free
+// nodes; `blockJacobi`: pcg preconditioned by the blocks alone (cheaper iterations, more of them) instead of SSOR.
+double autoSolverBreakEven(int freeNodes, bool blockJacobi);
+// A multiple of the break-even. The break-even is measured on cloth under a strain limit, whose face terms make a pcg
+// iteration dearer; without them (bench_solvers' sheet) it lies 1.35-1.5x higher.
+constexpr double kAutoSwitchUp = 1.5;
+constexpr int kAutoCheckEvery = 5;     // frames: one check frame in five in direct mode
+constexpr int kAutoDirectMaxNodes = 50000;  // above it the factorization's memory and time grow too fast
 
 // The first node (lowest index) whose position or velocity is not finite or whose speed exceeds maxSpeed (m/s),
 // with the reason, or nothing when the state is sound.

@@ -13,6 +13,7 @@
 #include "mesh/generators.h"
 #include "upsample/patch_mlp.h"
 #include "upsample/wrinkle_file.h"
+#include "frame_stats.h"
 #include "test_util.h"
 
 using namespace adacloth;
@@ -59,6 +60,21 @@ std::string errorOf(const std::function<void()>& f) {
     return e.what();
   }
   return "";
+}
+
+// `simulate --resume` of the shot into `out`, on one thread.
+RunResult resumeShot(const fs::path& shotFile, const fs::path& out) {
+  return runAdacloth("simulate '" + shotFile.string() + "' -o '" + out.string() + "' --threads 1 --quiet --resume");
+}
+
+// Checks that frames 0..last of `pattern` (e.g. "flag_%05d.obj") are the same bytes in dir/whole and dir/part.
+void checkSameFrames(const fs::path& dir, const char* pattern, int last) {
+  for (int frame = 0; frame <= last; ++frame) {
+    char name[64];
+    std::snprintf(name, sizeof name, pattern, frame);
+    INFO(name);
+    CHECK(readFile(dir / "whole/frames" / name) == readFile(dir / "part/frames" / name));
+  }
 }
 
 }  // namespace
@@ -171,17 +187,46 @@ TEST_CASE("simulate --resume continues after the newest checkpoint with the same
   runShot(dir / "shot.json", dir / "part", 3);
   fs::remove(checkpointFile(dir / "part", 3));
   writeText(dir / "part/render/00003.png", "stale render");
-  const std::string args = " -o '" + (dir / "part").string() + "' --threads 1 --quiet";
-  RunResult r = runAdacloth("simulate '" + (dir / "shot.json").string() + "'" + args + " --resume");
+  RunResult r = resumeShot(dir / "shot.json", dir / "part");
   INFO(r.output);
   REQUIRE(r.exitCode == 0);
   CHECK_FALSE(fs::exists(dir / "part/render/00003.png"));
-  for (int frame = 0; frame <= 4; ++frame) {
-    char name[32];
-    std::snprintf(name, sizeof name, "frames/sheet_%05d.obj", frame);
-    CHECK(readFile(dir / "whole" / name) == readFile(dir / "part" / name));
-  }
+  checkSameFrames(dir.path(), "sheet_%05d.obj", 4);
   CHECK(listCheckpoints(dir / "part").back().first == 4);
+}
+
+TEST_CASE("a resumed run makes solver auto's choices as the uninterrupted one: the same bytes", "[app]") {
+  // A stiff flag in wind under a tight strain limit: solver auto turns to the factorization after frame 1 and checks
+  // back by pcg at frame 7.
+  const char* stiffShot = R"({
+    "name": "stiff", "frames": 9, "steps_per_frame": 8, "checkpoint": {"every": 3},
+    "wind": {"velocity": [0, 0, 12]},
+    "cloths": [{
+      "name": "flag", "mesh": {"grid": {"size": [1.0, 0.6], "cells": [30, 18]}},
+      "transform": {"translate": [0, 2, 0]},
+      "material": {"density": 0.15, "stretch": 20000, "shear": 2000, "bending": 5e-6, "damping": 0.002},
+      "handles": [{"region": {"min": [-0.001, -0.001], "max": [0.001, 0.001]}},
+                  {"region": {"min": [-0.001, 0.599], "max": [0.001, 0.601]}}],
+      "strain_limit": {"max": 1.05}
+    }]
+  })";
+  TempDir dir("ckpt-auto");
+  writeText(dir / "shot.json", stiffShot);
+  runShot(dir / "shot.json", dir / "whole", 9);
+  std::vector<int> directSolves;
+  for (const auto& row : frameStats(dir / "whole"))
+    directSolves.push_back(row["cloths"][0]["solver_direct_solves"].get<int>());
+  INFO("direct solves per frame: " << ::Catch::Detail::stringify(directSolves));
+  REQUIRE(directSolves.size() == 10);
+  CHECK(directSolves[1] == 0);  // pcg, and costly
+  CHECK(directSolves[2] == 8);  // so the factorization from the next frame on
+  CHECK(directSolves[7] == 0);  // a check frame
+  // Stopped after frame 4: it resumes from frame 3, in direct mode, and must count its way to the check frame.
+  runShot(dir / "shot.json", dir / "part", 4);
+  RunResult r = resumeShot(dir / "shot.json", dir / "part");
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  checkSameFrames(dir.path(), "flag_%05d.obj", 9);
 }
 
 TEST_CASE("simulate --resume on bad checkpoints: exit 2, one line, the folder untouched", "[app]") {
@@ -266,15 +311,10 @@ TEST_CASE("a resumed run gives the patch MLP output its earlier frames back: the
   runShot(dir / "shot.json", dir / "whole", 4);
   runShot(dir / "shot.json", dir / "part", 3);
   fs::remove(checkpointFile(dir / "part", 3));
-  RunResult r = runAdacloth("simulate '" + (dir / "shot.json").string() + "' -o '" + (dir / "part").string() +
-                            "' --threads 1 --quiet --resume");
+  RunResult r = resumeShot(dir / "shot.json", dir / "part");
   INFO(r.output);
   REQUIRE(r.exitCode == 0);
-  for (int frame = 0; frame <= 4; ++frame) {
-    char name[48];
-    std::snprintf(name, sizeof name, "frames/sheet_out_%05d.obj", frame);
-    CHECK(readFile(dir / "whole" / name) == readFile(dir / "part" / name));
-  }
+  checkSameFrames(dir.path(), "sheet_out_%05d.obj", 4);
   // Without the earlier frames (the history of a fresh start at frame 3) the output differs: the check above can fail.
   Shot s = loadShot(dir / "shot.json");
   Scene scene = buildScene(s);

@@ -39,7 +39,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   // dynamics
   const StepSettings& d = shot.dynamics;
   CHECK(d.gravity == Vec3(0.0, -9.81, 0.0));
-  CHECK(d.solver == StepSolver::Pcg);
+  CHECK(d.solver == StepSolver::Auto);
   CHECK(d.pcg.tolerance == 0.003);
   CHECK(d.pcg.maxIterations == 1000);
   CHECK(d.pcg.preconditioner == PcgSettings::Preconditioner::Auto);
@@ -98,7 +98,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
                 "transform": {"translate": [0.0, 0.0, 0.0], "rotate_deg": [0.0, 0.0, 0.0], "scale": 1.0},
                 "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002},
                 "handles": [], "remeshing": false}],
-    "steps_per_frame": 4, "max_obstacle_step": 6.0, "gravity": [0.0, -9.81, 0.0], "solver": "pcg",
+    "steps_per_frame": 4, "max_obstacle_step": 6.0, "gravity": [0.0, -9.81, 0.0], "solver": "auto",
     "solver_tolerance": 0.003,
     "preroll_frames": 0, "solver_max_iterations": 1000, "solver_preconditioner": "auto", "iterations": 1,
     "cg_tolerance": 1e-8,
@@ -349,6 +349,7 @@ TEST_CASE("docs/shot-format.md is the generated schema reference", "[config]") {
 TEST_CASE("every solver and preconditioner name reads as its own choice", "[config]") {
   const std::string cloth = R"("cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}}}])";
   auto read = [&](const std::string& keys) { return parseShot("{" + keys + ", " + cloth + "}", "s.json").dynamics; };
+  CHECK(read(R"("solver": "auto")").solver == StepSolver::Auto);
   CHECK(read(R"("solver": "pcg")").solver == StepSolver::Pcg);
   CHECK(read(R"("solver": "direct")").solver == StepSolver::Direct);
   CHECK(read(R"("solver": "kang_cho")").solver == StepSolver::KangCho);

@@ -97,12 +97,15 @@ TEST_CASE("a free sheet falls at g under every converging solver, and slower und
   for (auto preconditioner : {PcgSettings::Preconditioner::BlockJacobi, PcgSettings::Preconditioner::Multigrid,
                               PcgSettings::Preconditioner::Ssor}) {
     StepSettings pcg;
+    pcg.solver = StepSolver::Pcg;
     pcg.pcg.preconditioner = preconditioner;
     CHECK(freeFall(pcg) == Approx(reference).epsilon(0.005));
   }
   StepSettings cg;
   cg.solver = StepSolver::CG;
   CHECK(freeFall(cg) == Approx(reference).epsilon(0.005));
+  StepSettings automatic;  // the default, solver auto
+  CHECK(freeFall(automatic) == Approx(reference).epsilon(0.005));
   StepSettings oneSweep;
   oneSweep.solver = StepSolver::KangCho;
   const double lagging = freeFall(oneSweep);
@@ -121,4 +124,86 @@ TEST_CASE("stepCloth reports the solve: iterations and a residual within the tol
   }
   settings.solver = StepSolver::Direct;
   CHECK(stepCloth(s.mesh, s.state, s.material, settings, 1.0 / 96).residual < 1e-10);
+}
+
+namespace {
+
+// Steps of 1/96 s; the direct solves they took.
+int directSolvesOver(Sheet& s, const StepSettings& settings, int steps) {
+  int direct = 0;
+  for (int k = 0; k < steps; ++k) direct += stepCloth(s.mesh, s.state, s.material, settings, 1.0 / 96).directSolves;
+  return direct;
+}
+
+MaterialParams veryStiff() {
+  MaterialParams m = denimLike();
+  m.stretch *= 300;  // pcg then takes 100-300 iterations a solve once the sheet swings, as under a tight strain
+  m.shear *= 300;    // limit's stiffening
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("solver auto turns to the factorization for stiff cloth after a costly pcg frame, checks back every few "
+          "frames, and keeps soft cloth on pcg", "[dynamics]") {
+  StepSettings settings;
+  REQUIRE(settings.solver == StepSolver::Auto);  // the default
+  Sheet soft = makeSheet(24, MaterialParams());
+  Sheet stiff = makeSheet(24, veryStiff());
+  int directFrames = 0, checkFrames = 0;
+  for (int frame = 0; frame < 16; ++frame) {
+    INFO("frame " << frame);
+    const AutoSolverChoice before = stiff.state.solver.autoChoice;  // the mode and pcg work of the frame before
+    startSolverFrame(soft.state);
+    startSolverFrame(stiff.state);
+    CHECK(directSolvesOver(soft, settings, 8) == 0);
+    const AutoSolverChoice now = stiff.state.solver.autoChoice;
+    const double perSolve = before.solves ? double(before.iterations) / before.solves : 0;
+    const double breakEven = autoSolverBreakEven(before.freeNodes, before.blockJacobi);
+    INFO(perSolve << " pcg iterations a solve in the frame before; break-even " << breakEven);
+    if (!before.direct) CHECK(now.direct == (perSolve > kAutoSwitchUp * breakEven));
+    if (before.checking) CHECK(now.direct == (perSolve > breakEven));
+    const bool factorized = now.direct && !now.checking;
+    CHECK(directSolvesOver(stiff, settings, 8) == (factorized ? 8 : 0));
+    directFrames += factorized;
+    checkFrames += now.checking;
+  }
+  // A swinging stiff sheet's pcg frames take 70-120 iterations a solve here (break-even 73): direct from the third
+  // frame on (116 > 1.5 x 73), with a pcg check frame in every five (91 and 106: it stays).
+  CHECK(directFrames >= 8);
+  CHECK(checkFrames >= 2);
+  CHECK_FALSE(soft.state.solver.autoChoice.direct);
+}
+
+TEST_CASE("solver auto keeps stiff cloth as close to the direct solve's motion as pcg does", "[dynamics]") {
+  StepSettings automatic, pcg, direct;
+  pcg.solver = StepSolver::Pcg;
+  direct.solver = StepSolver::Direct;
+  Sheet a = makeSheet(24, veryStiff()), p = makeSheet(24, veryStiff()), d = makeSheet(24, veryStiff());
+  auto distance = [&](const Sheet& s) {
+    double largest = 0;
+    for (size_t i = 0; i < s.mesh.nodes.size(); ++i)
+      largest = std::max(largest, (s.mesh.nodes[i].x - d.mesh.nodes[i].x).norm());
+    return largest;
+  };
+  double fromAuto = 0, fromPcg = 0;
+  for (int frame = 0; frame < 6; ++frame) {
+    startSolverFrame(a.state);
+    for (int k = 0; k < 8; ++k)
+      for (auto* run : {&a, &p, &d})
+        stepCloth(run->mesh, run->state, run->material, run == &a ? automatic : run == &p ? pcg : direct, 1.0 / 96);
+    fromAuto = std::max(fromAuto, distance(a));
+    fromPcg = std::max(fromPcg, distance(p));
+  }
+  INFO("largest distance from the direct solve's nodes: auto " << fromAuto << " m, pcg " << fromPcg << " m");
+  // Both part from the exact motion by millimetres on this swinging, very stiff sheet (2.2 mm for pcg, 1.5 mm for
+  // auto, whose first two frames are pcg's); a broken factorized step would put auto centimetres off.
+  CHECK(fromAuto < fromPcg);
+  CHECK(fromAuto > 0);  // its first two frames were pcg's
+}
+
+TEST_CASE("the break-even of solver auto grows with the cloth, and block Jacobi's lies above SSOR's", "[dynamics]") {
+  CHECK(autoSolverBreakEven(1000, false) == Approx(58));
+  CHECK(autoSolverBreakEven(10000, false) > autoSolverBreakEven(1000, false));
+  CHECK(autoSolverBreakEven(500, true) > autoSolverBreakEven(500, false));
 }
