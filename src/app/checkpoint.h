@@ -5,7 +5,8 @@
 // What is saved: the scene's time and, per cloth, the mesh's source of truth (verts with material coordinates and
 // their nodes, node positions and velocities, faces), the dynamics time, the handles with the nodes they hold and
 // their anchors or surface bindings, the solver's memory (the last two steps' dv for the warm start, the multigrid
-// hierarchy while it is reused, solver auto's mode and the frame's pcg counts) and the view memory's cells (view/view_memory.h). What is not: everything derived
+// hierarchy while it is reused, solver auto's mode and the frame's pcg counts) and the view memory's cells
+// (view/view_memory.h). What is not: everything derived
 // from those (adjacency, geometry, masses, springs, strain limits: rebuilt exactly by the same code), and caches
 // whose answers do not depend on their history (collision trees, obstacle poses, the direct solver's analysis). The
 // one cache that does is the obstacle field of

@@ -1,8 +1,8 @@
 #pragma once
 // One implicit time step of a cloth (docs/design.md §5): external forces, the linearized backward-Euler system (solved
 // by block-preconditioned CG, or by a sparse Cholesky factorization exactly, by default whichever is the cheaper for
-// the cloth; or approximately by Kang and Cho's update), handles; and the blow-up guard. Strain limiting is a constraint of the contact pass that follows the step
-// (dynamics/strain_limit.h, collision/response.h).
+// the cloth; or approximately by Kang and Cho's update), handles; and the blow-up guard. Strain limiting is a
+// constraint of the contact pass that follows the step (dynamics/strain_limit.h, collision/response.h).
 #include <functional>
 #include <optional>
 #include <string>
