@@ -377,7 +377,8 @@ void startSolverFrame(DynamicsState& state) {
     choice.direct = choice.solves > 0 && choice.freeNodes <= kAutoDirectMaxNodes && load > kAutoSwitchUp;
     choice.directFrames = 0;
   } else if (choice.checking) {
-    choice.direct = load > 1;  // the check frame just solved by pcg: stay while the factorization is the cheaper
+    // The check frame just solved by pcg: stay while the factorization is the cheaper (and the cloth small enough).
+    choice.direct = load > 1 && choice.freeNodes <= kAutoDirectMaxNodes;
     choice.checking = false;
     choice.directFrames = 0;
   } else if (++choice.directFrames >= kAutoCheckEvery) {
