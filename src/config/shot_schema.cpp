@@ -347,8 +347,8 @@ Field buildShotSchema() {
                   "by symmetric Gauss-Seidel sweeps over Kang and Cho's per-node blocks or by the blocks alone "
                   "(`solver_preconditioner`), warm-started from the previous step; converges to "
                   "`solver_tolerance`. \"direct\": sparse Cholesky factorization "
-                  "(CHOLMOD), exact; the reference, and faster than pcg on stiff cloth out of contact (a tight strain "
-                  "limit) whose pcg solves take many iterations. \"kang_cho\": the paper's "
+                  "(CHOLMOD), exact; the reference, and faster than pcg on stiff cloth (a tight strain limit) whose "
+                  "pcg solves take many iterations, where auto turns to it. \"kang_cho\": the paper's "
                   "per-node Jacobi update with `iterations` sweeps; fast but it does not converge (cloth falls and "
                   "swings in slow motion), for previews only. \"cg\": Eigen's diagonally preconditioned conjugate "
                   "gradient to `cg_tolerance`; slow, kept for comparison. docs/materials.md says which to use when.")
