@@ -104,7 +104,7 @@ TEST_CASE("a free sheet falls at g under every converging solver, and slower und
   StepSettings cg;
   cg.solver = StepSolver::CG;
   CHECK(freeFall(cg) == Approx(reference).epsilon(0.005));
-  StepSettings automatic;  // the default, solver auto
+  StepSettings automatic;  // the default, solver auto: pcg here (no frames are started, and free fall is easy)
   CHECK(freeFall(automatic) == Approx(reference).epsilon(0.005));
   StepSettings oneSweep;
   oneSweep.solver = StepSolver::KangCho;
