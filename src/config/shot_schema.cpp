@@ -112,7 +112,7 @@ Field strainLimitSchema() {
                            "with 30, 1.44 without). A softer or heavier cloth needs more, and sooner: a soft knit "
                            "flag (300 N/m) kept edges within 1.13 with 300 and `onset` 0.25, against 1.50 with 30 at "
                            "0.5. Faces with two held corners or touching an obstacle are left out. 0 turns it "
-                           "off. When absent: 100 (from `onset` 0.25) for a tight limit (`max` at most 1.05) on cloth "
+                           "off. When absent: 100 (from `onset` 0.1, or 0.25 for a `stretch` under 500 N/m) for a tight limit (`max` at most 1.05) on cloth "
                            "that no handle binds to an obstacle (`bind_to`), where the passes alone leave edges far "
                            "past the limit (the soft knit flag without it: 1.30), else 0: on garments, whose stretch the body "
                            "decides, it made the solve 2-3x slower without lowering their stretch, and at a 1.1 "
@@ -120,8 +120,11 @@ Field strainLimitSchema() {
           .inUnit("1").atLeast(0).isOptional(),
       number("onset", "Where `stiffening` starts, as a fraction of the way from rest (0) to `max` (1). On the flag, "
                       "0.75 let edges reach 1.12-1.43 where 0.5 kept them within 1.06; on a soft knit flag 0.25 "
-                      "held where 0.5 did not (docs/benchmarks.md). When absent: 0.5, or 0.25 where `stiffening` "
-                      "is absent too and the default gives it.")
+                      "held where 0.5 did not; on ARCSim's flag (limit 1.05) 0.1 held it as well as 0.25 or better "
+                      "with 1.3-1.7x fewer nodes in cotton, silk and denim (cloth that stretches freely below the "
+                      "onset folds finely when the load eases), but not on 300 N/m cloth (docs/benchmarks.md, \"An "
+                      "earlier onset\"). When absent: 0.5, or where `stiffening` is absent too and the default "
+                      "gives it 0.1 (0.25 for a `stretch` under 500 N/m).")
           .inUnit("1").atLeast(0).atMost(1).isOptional(),
   }, "Strain limiting in each step's contact pass, before the contacts and again after their proximity pushes: "
      "over- or under-stretched edges and faces are pulled back within [min, max], and the speed that would stretch "

@@ -133,7 +133,7 @@ TEST_CASE("strain_limit.stiffening and onset set the limit's face term; out of r
         "conf/s.json: /cloths/0/strain_limit/stiffening: expected a value at least 0, got -1");
 }
 
-TEST_CASE("strain_limit.stiffening, when absent, is 100 from 0.25 for a tight limit on cloth no handle binds to a body",
+TEST_CASE("strain_limit.stiffening, when absent, is 100 for a tight limit on cloth no handle binds to a body",
           "[config]") {
   // A flag held at two corners with a 1.05 limit: the passes alone leave its edges far past it (a soft knit: 1.35),
   // so the limit goes into the solve by default; a garment's stretch is the body's doing, and a loose limit needs no
@@ -149,7 +149,20 @@ TEST_CASE("strain_limit.stiffening, when absent, is 100 from 0.25 for a tight li
     return limitOf(handles, limit).stiffening;
   };
   CHECK(stiffening(held, R"({"max": 1.05})") == 100);
-  CHECK(limitOf(held, R"({"max": 1.05})").onset == 0.25);
+  CHECK(limitOf(held, R"({"max": 1.05})").onset == 0.1);
+  // From an onset of 0.1, or 0.25 on soft cloth (under 500 N/m), where the earlier onset let the limit go.
+  auto softLimitOf = [&](double stretch) {
+    return parseShot(head + held + R"( "material": {"stretch": )" + std::to_string(stretch) +
+                         R"(}, "strain_limit": {"max": 1.05}}]})",
+                     "conf/s.json")
+        .cloths[0]
+        .strainLimit;
+  };
+  CHECK(softLimitOf(300).onset == 0.25);
+  CHECK(softLimitOf(300).stiffening == 100);
+  CHECK(softLimitOf(499).onset == 0.25);
+  CHECK(softLimitOf(500).onset == 0.1);
+  CHECK(softLimitOf(800).onset == 0.1);
   CHECK(limitOf(held, R"({"max": 1.05, "onset": 0.4})").onset == 0.4);
   CHECK(stiffening(held, R"({"max": 1.02})") == 100);
   CHECK(stiffening("", R"({"max": 1.05})") == 100);
