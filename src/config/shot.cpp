@@ -231,7 +231,7 @@ void checkUpsampledNames(const Shot& shot) {
 // the nodes in cotton, 1.7x in silk and 1.3x in denim, and 0.1 held the limit as well or better (silk: p99 1.051-1.057
 // against 1.083). Why not on soft cloth (`stretch` under kEarlyOnsetMinStretch): at 300 N/m (a jersey, a heavy knit)
 // the early onset saved few or no nodes and let the limit go (the jersey's p99 1.068-1.106 against 1.056; the knit's
-// largest edge past 1.2 in two runs of five against none). docs/benchmarks.md, "An earlier onset".
+// largest edge past 1.2 in two runs of six against none). docs/benchmarks.md, "An earlier onset".
 StrainLimitParams defaultStiffening(const std::vector<HandleSpec>& handles, double max, double stretchStiffness) {
   constexpr double kTightStrainLimit = 1.05;
   constexpr double kEarlyOnsetMinStretch = 500;  // N/m: between the 300 measured worse and the 800 measured better

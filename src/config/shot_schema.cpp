@@ -112,8 +112,9 @@ Field strainLimitSchema() {
                            "with 30, 1.44 without). A softer or heavier cloth needs more, and sooner: a soft knit "
                            "flag (300 N/m) kept edges within 1.13 with 300 and `onset` 0.25, against 1.50 with 30 at "
                            "0.5. Faces with two held corners or touching an obstacle are left out. 0 turns it "
-                           "off. When absent: 100 (from `onset` 0.1, or 0.25 for a `stretch` under 500 N/m) for a tight limit (`max` at most 1.05) on cloth "
-                           "that no handle binds to an obstacle (`bind_to`), where the passes alone leave edges far "
+                           "off. When absent: 100 (from `onset` 0.1, or 0.25 for a `stretch` under 500 N/m) for a "
+                           "tight limit (`max` at most 1.05) on cloth that no handle binds to an obstacle "
+                           "(`bind_to`), where the passes alone leave edges far "
                            "past the limit (the soft knit flag without it: 1.30), else 0: on garments, whose stretch the body "
                            "decides, it made the solve 2-3x slower without lowering their stretch, and at a 1.1 "
                            "limit it cost jump_cut's curtains 36 % of the frame for nothing (docs/benchmarks.md).")
