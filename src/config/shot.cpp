@@ -219,27 +219,31 @@ void checkUpsampledNames(const Shot& shot) {
                                       "cloth \"" + a.name + "\" (" + a.name + "_out_<frame>.obj); rename it");
 }
 
-// `strain_limit.stiffening` and `onset` when the shot gives no stiffening: the limit in the solve, 100 from 0.1 (0.25
-// on soft cloth), for a tight limit (at most kTightStrainLimit) on cloth that no handle binds to a body, where the
-// passes alone leave edges far past it (held at two corners at 1.05: a silk flag 1.28-1.78 without, 1.05 with it;
-// ARCSim's soft knit flag 1.35-1.51, and still 1.35 with 30 from 0.5, 1.16 with it); none elsewhere: a garment's
-// stretch is the body's doing, and there it only made the solve 2-3x slower, and at looser limits it cost a curtain
-// 36 % of its frame for nothing (docs/benchmarks.md). `onset` keeps its usual default (0.5) when stiffening is off.
+// `strain_limit.stiffening` and `onset` when the shot gives no stiffening: the limit in the solve, 100 (at most
+// 200 kN/m) from 0.1 (0.25 on soft cloth), for a tight limit (at most kTightStrainLimit) on cloth that no handle
+// binds to a body, where the passes alone leave edges far past it (held at two corners at 1.05: a silk flag
+// 1.28-1.78 without, 1.05 with it; ARCSim's soft knit flag 1.35-1.51, and still 1.35 with 30 from 0.5, 1.16 with
+// it); none elsewhere: a garment's stretch is the body's doing, and there it only made the solve 2-3x slower, and at
+// looser limits it cost a curtain 36 % of its frame for nothing (docs/benchmarks.md). `onset` keeps its usual default
+// (0.5) when stiffening is off.
 //
 // Why the onset is early: below it a face stretches at the cloth's own stiffness, a hundredth of what it meets past
 // it, and on ARCSim's flag that soft band made the cloth crumple finely: an onset of 0.25 instead of 0.1 left 1.6x
 // the nodes in cotton, 1.7x in silk and 1.3x in denim, and 0.1 held the limit as well or better (silk: p99 1.051-1.057
 // against 1.083). Why not on soft cloth (`stretch` under kEarlyOnsetMinStretch): at 300 N/m (a jersey, a heavy knit)
 // the early onset saved few or no nodes and let the limit go (the jersey's p99 1.068-1.106 against 1.056; the knit's
-// largest edge past 1.2 in two runs of six against none). docs/benchmarks.md, "An earlier onset".
+// largest edge past 1.2 in two runs of six against none). Why the multiple is capped at kMaxDefaultModulus: denim
+// (8,000 N/m) held ARCSim's flag as well at 25 (200 kN/m, cotton's 100) as at 100, with 1.50x ARCSim's nodes
+// against 1.79x. docs/benchmarks.md, "An earlier onset".
 StrainLimitParams defaultStiffening(const std::vector<HandleSpec>& handles, double max, double stretchStiffness) {
   constexpr double kTightStrainLimit = 1.05;
   constexpr double kEarlyOnsetMinStretch = 500;  // N/m: between the 300 measured worse and the 800 measured better
+  constexpr double kMaxDefaultModulus = 2e5;     // N/m: the stiffening's modulus, 100 x cotton's stretch
   const bool bound =
       std::any_of(handles.begin(), handles.end(), [](const HandleSpec& h) { return !h.bindTo.empty(); });
   StrainLimitParams p;
   if (max <= kTightStrainLimit + 1e-12 && !bound) {
-    p.stiffening = 100;
+    p.stiffening = std::min(100.0, kMaxDefaultModulus / stretchStiffness);
     p.onset = stretchStiffness >= kEarlyOnsetMinStretch ? 0.1 : 0.25;
   }
   return p;

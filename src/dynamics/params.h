@@ -30,8 +30,8 @@ struct StrainLimitParams {
   // stretch stiffness once its larger principal stretch passes 1 + onset (max - 1); 0: none. Off by default: on a
   // flag held at two corners in wind (limit 1.05) 30 and 0.5 kept the largest edge at 1.05-1.06 where 0 left
   // 1.28-1.78, but on the garments, whose stretch the body decides, it raised the solve's iterations 2-3x and did
-  // not lower their stretch (docs/benchmarks.md). A shot that leaves it out gets 100 from 0.1 (from 0.25 under
-  // 500 N/m) on free cloth with a limit of 1.05 or less (config/shot.cpp, defaultStiffening).
+  // not lower their stretch (docs/benchmarks.md). A shot that leaves it out gets 100 (at most 200 kN/m) from 0.1
+  // (from 0.25 under 500 N/m) on free cloth with a limit of 1.05 or less (config/shot.cpp, defaultStiffening).
   double stiffening = 0;        // (1)
   double onset = 0.5;           // fraction of the way from 1 to max where it starts (1)
 };

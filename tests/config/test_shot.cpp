@@ -163,6 +163,10 @@ TEST_CASE("strain_limit.stiffening, when absent, is 100 for a tight limit on clo
   CHECK(softLimitOf(499).onset == 0.25);
   CHECK(softLimitOf(500).onset == 0.1);
   CHECK(softLimitOf(800).onset == 0.1);
+  // 100 x the stretch, at most 200 kN/m (cotton's 100): denim's 8,000 N/m gets 25.
+  CHECK(softLimitOf(2000).stiffening == 100);
+  CHECK(softLimitOf(8000).stiffening == 25);
+  CHECK(softLimitOf(8000).onset == 0.1);
   CHECK(limitOf(held, R"({"max": 1.05, "onset": 0.4})").onset == 0.4);
   CHECK(stiffening(held, R"({"max": 1.02})") == 100);
   CHECK(stiffening("", R"({"max": 1.05})") == 100);
