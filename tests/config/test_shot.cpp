@@ -151,22 +151,22 @@ TEST_CASE("strain_limit.stiffening, when absent, is 100 for a tight limit on clo
   CHECK(stiffening(held, R"({"max": 1.05})") == 100);
   CHECK(limitOf(held, R"({"max": 1.05})").onset == 0.1);
   // From an onset of 0.1, or 0.25 on soft cloth (under 500 N/m), where the earlier onset let the limit go.
-  auto softLimitOf = [&](double stretch) {
+  auto limitForStretch = [&](double stretch) {
     return parseShot(head + held + R"( "material": {"stretch": )" + std::to_string(stretch) +
                          R"(}, "strain_limit": {"max": 1.05}}]})",
                      "conf/s.json")
         .cloths[0]
         .strainLimit;
   };
-  CHECK(softLimitOf(300).onset == 0.25);
-  CHECK(softLimitOf(300).stiffening == 100);
-  CHECK(softLimitOf(499).onset == 0.25);
-  CHECK(softLimitOf(500).onset == 0.1);
-  CHECK(softLimitOf(800).onset == 0.1);
+  CHECK(limitForStretch(300).onset == 0.25);
+  CHECK(limitForStretch(300).stiffening == 100);
+  CHECK(limitForStretch(499).onset == 0.25);
+  CHECK(limitForStretch(500).onset == 0.1);
+  CHECK(limitForStretch(800).onset == 0.1);
   // 100 x the stretch, at most 200 kN/m (cotton's 100): denim's 8,000 N/m gets 25.
-  CHECK(softLimitOf(2000).stiffening == 100);
-  CHECK(softLimitOf(8000).stiffening == 25);
-  CHECK(softLimitOf(8000).onset == 0.1);
+  CHECK(limitForStretch(2000).stiffening == 100);
+  CHECK(limitForStretch(8000).stiffening == 25);
+  CHECK(limitForStretch(8000).onset == 0.1);
   CHECK(limitOf(held, R"({"max": 1.05, "onset": 0.4})").onset == 0.4);
   CHECK(stiffening(held, R"({"max": 1.02})") == 100);
   CHECK(stiffening("", R"({"max": 1.05})") == 100);
