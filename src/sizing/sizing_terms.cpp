@@ -54,11 +54,14 @@ Mat2 velocitySizing(const Mesh& mesh, int face, double refineVelocity) {
 
 Mat2 compressionSizing(const Mesh& mesh, int face, double refineCompression) {
   Mat32 F = faceGradient(mesh, face, nodeValues(mesh, face, &Node::x));
-  Mat2 E = 0.5 * (F.transpose() * F - Mat2::Identity());
+  // G = FᵀF − I, twice the Green strain, as ARCSim's sizing takes it: `refine_compression` then means what it means
+  // in ARCSim's shots. With half of it a converted shot refined compressed cloth √2 coarser, and bending excused
+  // twice the compression.
+  Mat2 G = F.transpose() * F - Mat2::Identity();
   Mat2 K = curvatureMetric(mesh, face);
   const double c2 = refineCompression * refineCompression;
-  Mat2 D = E.transpose() * E - 4.0 * c2 * adjugate(K);
-  return positivePart(-E + sqrtPositive(D)) / (2.0 * c2);
+  Mat2 D = G.transpose() * G - 4.0 * c2 * adjugate(K);
+  return positivePart(-G + sqrtPositive(D)) / (2.0 * c2);
 }
 
 Mat2 obstacleSizing(const Mesh& mesh, int face, const std::vector<std::optional<ProximitySample>>& samples) {

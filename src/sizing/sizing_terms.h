@@ -18,10 +18,10 @@ Mat2 curvatureSizing(const Mesh& mesh, int face, double refineAngle);
 // Velocity: (grad v)^T (grad v) / refineVelocity^2 (refineVelocity in m/s across an edge).
 Mat2 velocitySizing(const Mesh& mesh, int face, double refineVelocity);
 
-// Compression, ARCSim's 2D form pos(-E + sqrt(pos(E^2 - 4 c^2 adj(K)))) / (2 c^2) with E the Green strain and K the
-// curvature metric (grad n)^T (grad n): compression that the cloth already shows as bending needs no refinement. In
-// 1D with no curvature it reduces to max(-e, 0) / c^2. As in ARCSim, c (refineCompression) is a strain per metre of
-// reference length, so the term is in 1/m^2.
+// Compression, ARCSim's 2D form pos(-G + sqrt(pos(G^2 - 4 c^2 adj(K)))) / (2 c^2) with G = F^T F - I (twice the
+// Green strain, as ARCSim takes it) and K the curvature metric (grad n)^T (grad n): compression that the cloth
+// already shows as bending needs no refinement. In 1D with no curvature it reduces to max(-g, 0) / c^2. As in
+// ARCSim, c (refineCompression) is a strain per metre of reference length, so the term is in 1/m^2.
 Mat2 compressionSizing(const Mesh& mesh, int face, double refineCompression);
 
 // Obstacle proximity: (1/3) sum over the face's nodes v within range of an obstacle of grad(h) grad(h)^T / h_v^2,

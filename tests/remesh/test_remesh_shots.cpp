@@ -38,11 +38,14 @@ MaterialMeasure measure(const Mesh& mesh) {
 }
 
 // What a shot's run must show beyond the invariants: how much finer than frame 0 its finest frame gets while the
-// cloth moves (measured with the default pcg solve: drape 221 / 167 = 1.32, flag 3218 / 281 = 11.5), and whether
-// the cloth comes to rest by the end, so the remesher must coarsen it back (drape: 162 faces at frame 72).
+// cloth moves (measured with the default solve: drape 288 / 167 = 1.72, flag 4052 / 281 = 14.4), and whether the cloth comes
+// to rest by the end, so the remesher must give back what the motion asked for. The drape does not rest flat: the
+// folds below its two held corners stay, and the curvature and compression terms keep them refined (226 faces at
+// frame 72 against 288 at the finest; 162 of 221 before the compression term took ARCSim's FᵀF − I, when it
+// rested flat). So the check is against the finest frame, not against frame 0.
 struct Expected {
   double refinedAtLeast;  // finest frame's faces / frame 0's
-  bool restsAtEnd;        // last frame within 5 % of frame 0's faces
+  bool restsAtEnd;        // last frame at most 85 % of the finest frame's faces
 };
 
 void runAdaptively(const std::string& name, const Expected& expected) {
@@ -94,7 +97,7 @@ void runAdaptively(const std::string& name, const Expected& expected) {
   INFO(name << ": at most " << finest->faces << " faces (frame " << finest - frames.begin() << "), "
             << frames.back().faces << " at the last frame");
   CHECK(double(finest->faces) >= expected.refinedAtLeast * double(frames[0].faces));
-  if (expected.restsAtEnd) CHECK(std::abs(frames.back().faces - frames[0].faces) <= 0.05 * frames[0].faces);
+  if (expected.restsAtEnd) CHECK(double(frames.back().faces) <= 0.85 * double(finest->faces));
 }
 
 }  // namespace
