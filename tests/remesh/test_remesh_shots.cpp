@@ -38,11 +38,11 @@ MaterialMeasure measure(const Mesh& mesh) {
 }
 
 // What a shot's run must show beyond the invariants: how much finer than frame 0 its finest frame gets while the
-// cloth moves (measured with the default solve: drape 288 / 167 = 1.72, flag 4052 / 281 = 14.4), and whether the cloth comes
-// to rest by the end, so the remesher must give back what the motion asked for. The drape does not rest flat: the
-// folds below its two held corners stay, and the curvature and compression terms keep them refined (226 faces at
-// frame 72 against 288 at the finest; 162 of 221 before the compression term took ARCSim's FᵀF − I, when it
-// rested flat). So the check is against the finest frame, not against frame 0.
+// cloth moves (measured with the default solve: drape 288 / 167 = 1.72, flag 4052 / 281 = 14.4), and whether the
+// cloth comes to rest by the end, so the remesher must give back what the motion asked for. The drape does not rest
+// flat: the folds below its two held corners stay, and the curvature and compression terms keep them refined (226
+// faces at frame 72 against 288 at the finest; 162 of 221 before the compression term took ARCSim's FᵀF − I, when
+// it rested flat). So the check is against the finest frame, not against frame 0.
 struct Expected {
   double refinedAtLeast;  // finest frame's faces / frame 0's
   bool restsAtEnd;        // last frame at most 85 % of the finest frame's faces
