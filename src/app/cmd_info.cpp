@@ -44,8 +44,9 @@ void printCloth(const Cloth& cloth) {
               maxEdge, lo.x(), lo.y(), lo.z(), hi.x(), hi.y(), hi.z());
   const ClothSpec& spec = cloth.spec;
   const MaterialParams& m = spec.material;
-  std::printf("    material %s: stretch %.4g N/m, shear %.4g N/m, bending %.4g N*m, damping %.4g s\n",
-              m.preset.empty() ? "(inline)" : m.preset.c_str(), m.stretch, m.shear, m.bending, m.damping);
+  std::printf("    material %s: stretch %.4g N/m, shear %.4g N/m, bending %.4g N*m, damping %.4g s, membrane %s\n",
+              m.preset.empty() ? "(inline)" : m.preset.c_str(), m.stretch, m.shear, m.bending, m.damping,
+              m.membrane == MaterialParams::Membrane::Triangles ? "triangles" : "springs");
   std::printf("    %zu handle(s); strain limit %s; remeshing %s\n", spec.handles.size(),
               spec.strainLimit.enabled ? "on" : "off", spec.remeshing ? "on" : "off");
 }

@@ -73,6 +73,9 @@ void applyMaterialKeys(const Json& j, MaterialParams& m) {
   if (j.contains("shear")) m.shear = j["shear"].get<double>();
   if (j.contains("bending")) m.bending = j["bending"].get<double>();
   if (j.contains("damping")) m.damping = j["damping"].get<double>();
+  if (j.contains("membrane"))
+    m.membrane = j["membrane"].get<std::string>() == "triangles" ? MaterialParams::Membrane::Triangles
+                                                                 : MaterialParams::Membrane::Springs;
 }
 
 MaterialParams loadMaterialPreset(const Shot& shot, const std::string& name, const std::string& ptr) {
@@ -110,6 +113,7 @@ MaterialParams readMaterial(const Shot& shot, Json& j, const std::string& ptr) {
   full["shear"] = m.shear;
   full["bending"] = m.bending;
   full["damping"] = m.damping;
+  full["membrane"] = m.membrane == MaterialParams::Membrane::Triangles ? "triangles" : "springs";
   j = full;
   return m;
 }

@@ -444,6 +444,14 @@ config::Field materialObjectSchema() {
       number("damping", "Stiffness-proportional damping time: damping force = damping x stiffness x velocity "
                         "difference. Default " + shortNumber(d.material.damping) + " (cotton).")
           .inUnit("s").atLeast(0).isOptional(),
+      enumeration("membrane", {"springs", "triangles"},
+                  "In-plane elasticity. \"springs\" (the default): a spring per edge, stiffness from `stretch` and "
+                  "`shear` by the edge's angle to warp and weft; the moduli hold on a regular grid, but a remeshed "
+                  "mesh's thin triangles are soft to some strains, so soft cloth (`stretch` in the hundreds of N/m) "
+                  "stays compressed in its plane where it should fold. \"triangles\": each face a constant-strain "
+                  "triangle with the same moduli (stretch + shear/4 along warp and weft, shear/4 in shear), exact on "
+                  "any mesh (docs/materials.md).")
+          .isOptional(),
   }, "The fabric's physical parameters.");
 }
 

@@ -50,7 +50,8 @@ void addStretchPairs(DynamicsState& state, const Mesh& mesh, const MaterialParam
     p.a = mesh.edges[e].nodes[0];
     p.b = mesh.edges[e].nodes[1];
     p.restLength = dir[e].norm();
-    p.stretchK = p.restLength > 0 ? edgeStretchStiffness(material, dir[e] / p.restLength, area[e], p.restLength)
+    p.stretchK = p.restLength > 0 && material.membrane == MaterialParams::Membrane::Springs
+                     ? edgeStretchStiffness(material, dir[e] / p.restLength, area[e], p.restLength)
                                   : 0.0;
     p.isEdge = true;
   }
@@ -140,6 +141,8 @@ void rebuildDynamics(DynamicsState& state, Mesh& mesh, const MaterialParams& mat
   if (limit.enabled && limit.stiffening > 0)
     state.faceStiffening = {limit.stiffening * std::max(material.stretch, material.shear),
                             1 + limit.onset * (limit.max - 1), limit.max};
+  state.triangleMembrane = material.membrane == MaterialParams::Membrane::Triangles;
+  state.membrane = membraneModuli(material);
   state.pairs.clear();
   addStretchPairs(state, mesh, material);
   addBendingPairs(state, mesh, material);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "dynamics/face_stiffening.h"
+#include "dynamics/membrane.h"
 #include "dynamics/params.h"
 #include "dynamics/handles.h"
 #include "dynamics/solver_cache.h"
@@ -35,6 +36,8 @@ struct DynamicsState {
   // which the products take as one number.
   std::vector<int> incidenceDiagonal;
   FaceStiffening faceStiffening;  // the strain limit's face term in the solve (none without `stiffening`)
+  bool triangleMembrane = false;  // in-plane elasticity by faces (dynamics/membrane.h) instead of edge springs
+  MembraneModuli membrane;        // its moduli
   std::vector<HandleState> handles;
   double time = 0;  // s, simulated time of the current state (handle motions are evaluated at it)
   SolverCache solver;  // kept between steps by the linear solves (warm start, factorization analysis)

@@ -17,6 +17,7 @@ double elasticEnergy(const Mesh& mesh, const DynamicsState& state) {
     const double stretch = p.stretchK > 0 ? d.norm() - p.restLength : 0.0;
     e += 0.5 * p.stretchK * stretch * stretch + 0.5 * p.bendK * d.squaredNorm();
   }
+  if (state.triangleMembrane) e += membraneEnergy(mesh, state.membrane);
   return e + faceStiffeningEnergy(mesh, state.faceStiffening, pinnedMask(state.handles, mesh.nodes.size()));
 }
 

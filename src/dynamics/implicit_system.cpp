@@ -27,16 +27,32 @@ void pairJacobianAndForce(const Mesh& mesh, const SpringPair& p, Mat3& J, Vec3& 
   }
 }
 
-// The strain limit's face terms: computed per face, then gathered onto the pairs of the faces' edges (a stretch
-// pair's index is its edge's) in a fixed order, so the sums do not depend on the thread count.
-void addFaceStiffeningBlocks(ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state) {
+// One face's terms: the triangle membrane's (every face, when the cloth has one) plus the strain limit's (where it
+// applies).
+FaceStiffeningTerm faceTerm(const ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state, int f,
+                            char& stiffened) {
+  FaceStiffeningTerm term = state.triangleMembrane ? membraneTerm(mesh, f, state.membrane) : FaceStiffeningTerm();
+  stiffened = 0;
+  if (state.faceStiffening.active() && hasFaceStiffening(mesh, f, sys.fixed, sys.touching)) {
+    const FaceStiffeningTerm limit = faceStiffeningTerm(mesh, f, state.faceStiffening);
+    stiffened = limit.energy > 0;
+    for (int k = 0; k < 3; ++k) {
+      term.force[k] += limit.force[k];
+      term.edgeJ[k] += limit.edgeJ[k];
+    }
+    term.energy += limit.energy;
+  }
+  return term;
+}
+
+// The face terms: computed per face, then gathered onto the pairs of the faces' edges (a stretch pair's index is its
+// edge's) in a fixed order, so the sums do not depend on the thread count.
+void addFaceBlocks(ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state) {
   const int nf = int(mesh.faces.size()), ne = int(mesh.edges.size());
   sys.faceTerms.resize(nf);
+  sys.faceStiffened.resize(nf);
 #pragma omp parallel for schedule(static)
-  for (int f = 0; f < nf; ++f)
-    sys.faceTerms[f] = hasFaceStiffening(mesh, f, sys.fixed, sys.touching)
-                           ? faceStiffeningTerm(mesh, f, state.faceStiffening)
-                           : FaceStiffeningTerm();
+  for (int f = 0; f < nf; ++f) sys.faceTerms[f] = faceTerm(sys, mesh, state, f, sys.faceStiffened[f]);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < ne; ++e)
     for (int f : mesh.edges[e].faces) {
@@ -48,7 +64,7 @@ void addFaceStiffeningBlocks(ImplicitSystem& sys, const Mesh& mesh, const Dynami
 }
 
 // The face terms' force on node i, over its verts' faces in order.
-Vec3 faceStiffeningForce(const ImplicitSystem& sys, const Mesh& mesh, int i) {
+Vec3 faceTermForce(const ImplicitSystem& sys, const Mesh& mesh, int i) {
   Vec3 force = Vec3::Zero();
   for (int v : mesh.nodes[i].verts)
     for (int f : mesh.verts[v].faces) {
@@ -81,7 +97,8 @@ void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsSta
   std::vector<Vec3>& pairForce = sys.pairForce;
 #pragma omp parallel for schedule(static)
   for (int p = 0; p < np; ++p) pairJacobianAndForce(mesh, state.pairs[p], sys.pairJ[p], pairForce[p]);
-  if (state.faceStiffening.active()) addFaceStiffeningBlocks(sys, mesh, state);
+  const bool faceTerms = state.faceStiffening.active() || state.triangleMembrane;
+  if (faceTerms) addFaceBlocks(sys, mesh, state);
   sys.W.resize(n);
   sys.Winv.resize(n);
   sys.rhs.resize(n);
@@ -96,7 +113,7 @@ void assembleSystemInto(ImplicitSystem& sys, const Mesh& mesh, const DynamicsSta
       force += state.pairs[p].a == i ? pairForce[p] : Vec3(-pairForce[p]);
       viscous += sys.pairJ[p] * (mesh.nodes[j].v - vi);
     }
-    if (state.faceStiffening.active()) force += faceStiffeningForce(sys, mesh, i);
+    if (faceTerms) force += faceTermForce(sys, mesh, i);
     sys.W[i] = mesh.nodes[i].mass * Mat3::Identity() + sys.c * sumJ;
     sys.Winv[i] = sys.W[i].inverse();
     sys.rhs[i] = h * (force + (h + material.damping) * viscous);

@@ -5,7 +5,8 @@
 // with J_ij = stretchK n n^T + bendK I (Kang-Cho's approximate spring Jacobian, plus the constant bending Hessian),
 // W_i = M_i + c sum_j J_ij, f~_i = f_i + (h + beta) sum_j J_ij (v_j - v_i), c = h (h + beta), beta the material's
 // stiffness-proportional damping. For beta = 0 this is exactly the paper's W_i and f~_i. A cloth whose strain limit
-// has `stiffening` adds its face terms (dynamics/face_stiffening.h) to the blocks of the faces' edges and to f.
+// has `stiffening`, or whose membrane is "triangles", adds its face terms (dynamics/face_stiffening.h,
+// dynamics/membrane.h) to the blocks of the faces' edges and to f.
 #include <vector>
 
 #include "dynamics/dynamics_state.h"
@@ -23,7 +24,8 @@ struct ImplicitSystem {
   std::vector<Vec3> fixedDv;     // m/s, prescribed dv of fixed nodes
   std::vector<char> touching;    // 1: the node has an obstacle contact this step (no face terms there); may be empty
   std::vector<Vec3> pairForce;   // N, internal force of each pair on its node a (scratch)
-  std::vector<FaceStiffeningTerm> faceTerms;  // the strain limit's face terms, when the cloth has them (scratch)
+  std::vector<FaceStiffeningTerm> faceTerms;  // the face terms (triangle membrane, strain limit), if any (scratch)
+  std::vector<char> faceStiffened;            // 1: the face's terms include the strain limit's (scratch)
 };
 
 // The pair at node incidence k is a hinge diagonal (k >= state.incidenceDiagonal of its node); its J = s I: s.

@@ -18,6 +18,9 @@ struct MaterialParams {
   double shear = 200;      // in-plane stiffness at 45 degrees to warp and weft (N/m)
   double bending = 5e-6;   // bending stiffness (N*m)
   double damping = 0.002;  // stiffness-proportional (Rayleigh) damping time (s)
+  // In-plane elasticity: a spring per edge (the paper's model), or each face as a constant-strain triangle with the
+  // same moduli (dynamics/membrane.h), which holds them on any mesh.
+  enum class Membrane { Springs, Triangles } membrane = Membrane::Springs;
 };
 
 // Optional strain limiting: edges are pulled back until their length / rest length is within [min, max].

@@ -131,7 +131,7 @@ bool crossedUnstiffened(const Mesh& mesh, const ImplicitSystem& sys, const FaceS
   constexpr double kFarPast = 1.1;  // a multiple of the limit
   if (limit.limitStretch <= limit.onsetStretch || sys.faceTerms.size() != mesh.faces.size()) return false;
   for (int f = 0; f < int(mesh.faces.size()); ++f)
-    if (sys.faceTerms[f].energy == 0 && hasFaceStiffening(mesh, f, sys.fixed, sys.touching) &&
+    if (!sys.faceStiffened[f] && hasFaceStiffening(mesh, f, sys.fixed, sys.touching) &&
         largerPrincipalStretch(mesh, f) > kFarPast * limit.limitStretch)
       return true;
   return false;

@@ -86,6 +86,7 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   CHECK(m.shear == 200.0);
   CHECK(m.bending == 5e-6);
   CHECK(m.damping == 0.002);
+  CHECK(m.membrane == MaterialParams::Membrane::Springs);
   CHECK(cloth.handles.empty());
   CHECK_FALSE(cloth.strainLimit.enabled);  // absent: no limiting
   CHECK_FALSE(cloth.remeshing);            // `false`
@@ -96,7 +97,8 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
     "name": "minimal", "fps": 24.0, "frames": 120,
     "cloths": [{"name": "cloth0", "mesh": "set below",
                 "transform": {"translate": [0.0, 0.0, 0.0], "rotate_deg": [0.0, 0.0, 0.0], "scale": 1.0},
-                "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002},
+                "material": {"density": 0.15, "stretch": 2000.0, "shear": 200.0, "bending": 5e-6, "damping": 0.002,
+                             "membrane": "springs"},
                 "handles": [], "remeshing": false}],
     "steps_per_frame": 4, "max_obstacle_step": 6.0, "gravity": [0.0, -9.81, 0.0], "solver": "auto",
     "solver_tolerance": 0.003,
@@ -111,6 +113,20 @@ TEST_CASE("a minimal shot gets every default", "[config]") {
   expected["cloths"][0]["mesh"] = meshFile.string();
   INFO("resolved: " << shot.resolved.dump());
   CHECK(unordered(shot.resolved) == expected);
+}
+
+TEST_CASE("material.membrane chooses springs or triangles, over a preset too; another word is refused", "[config]") {
+  const std::string grid = R"({"camera": "c.json", "cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [2, 2]}},)";
+  const Shot triangles = parseShot(grid + R"( "material": {"membrane": "triangles"}}]})", "conf/s.json");
+  CHECK(triangles.cloths[0].material.membrane == MaterialParams::Membrane::Triangles);
+  CHECK(triangles.resolved["cloths"][0]["material"]["membrane"] == "triangles");
+  const Shot springs = parseShot(grid + R"( "material": {"membrane": "springs", "stretch": 300}}]})", "conf/s.json");
+  CHECK(springs.cloths[0].material.membrane == MaterialParams::Membrane::Springs);
+  const Shot knit = parseShot(grid + R"( "material": {"preset": "jersey", "membrane": "triangles"}}]})", "conf/s.json");
+  CHECK(knit.cloths[0].material.membrane == MaterialParams::Membrane::Triangles);
+  CHECK(knit.cloths[0].material.stretch == 300);
+  CHECK(errorOf(grid + R"( "material": {"membrane": "fem"}}]})").find("/cloths/0/material/membrane") !=
+        std::string::npos);
 }
 
 TEST_CASE("strain_limit.tethers turns the tethers on", "[config]") {

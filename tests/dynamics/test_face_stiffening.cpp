@@ -8,6 +8,7 @@
 #include "assets/held_sheet.h"
 #include "dynamics/energy.h"
 #include "dynamics/face_stiffening.h"
+#include "dynamics/face_term_checks.h"
 #include "dynamics/step.h"
 #include "mesh/generators.h"
 
@@ -42,34 +43,14 @@ const FaceStiffening kLimit{60000, 1.025};  // N/m, onset 1.025
 
 TEST_CASE("the face term's force is minus the gradient of its energy", "[dynamics]") {
   Mesh mesh = stretchedTriangle();
-  const FaceStiffeningTerm term = faceStiffeningTerm(mesh, 0, kLimit);
-  REQUIRE(term.energy > 0);
-  const double eps = 1e-7;
-  for (int k = 0; k < 3; ++k)
-    for (int c = 0; c < 3; ++c) {
-      const double x = corner(mesh, k)[c];
-      corner(mesh, k)[c] = x + eps;
-      const double up = faceStiffeningTerm(mesh, 0, kLimit).energy;
-      corner(mesh, k)[c] = x - eps;
-      const double down = faceStiffeningTerm(mesh, 0, kLimit).energy;
-      corner(mesh, k)[c] = x;
-      CHECK(-(up - down) / (2 * eps) == Approx(term.force[k][c]).epsilon(1e-5).margin(1e-6 * term.force[k].norm()));
-    }
+  test::checkForceIsMinusEnergyGradient(mesh, [](const Mesh& m) { return faceStiffeningTerm(m, 0, kLimit); });
 }
 
 TEST_CASE("the face term's blocks are its Hessian with the stretch direction held, positive semidefinite",
           "[dynamics]") {
   Mesh mesh = stretchedTriangle();
   const FaceStiffeningTerm term = faceStiffeningTerm(mesh, 0, kLimit);
-  // The 9x9 Hessian the blocks stand for: -J off the diagonal, the sum of a corner's two blocks on it.
-  Eigen::Matrix<double, 9, 9> H = Eigen::Matrix<double, 9, 9>::Zero();
-  for (int k = 0; k < 3; ++k) {
-    const int i = k, j = (k + 1) % 3;
-    H.block<3, 3>(3 * i, 3 * j) -= term.edgeJ[k];
-    H.block<3, 3>(3 * j, 3 * i) -= term.edgeJ[k];
-    H.block<3, 3>(3 * i, 3 * i) += term.edgeJ[k];
-    H.block<3, 3>(3 * j, 3 * j) += term.edgeJ[k];
-  }
+  const Eigen::Matrix<double, 9, 9> H = test::hessianOfBlocks(term);
   for (int k = 0; k < 3; ++k)
     CHECK((term.edgeJ[k] - term.edgeJ[k].transpose()).norm() <= 1e-12 * term.edgeJ[k].norm());
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eig(H);

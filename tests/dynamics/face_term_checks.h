@@ -1,0 +1,45 @@
+#pragma once
+// What the tests of a face term in pair form share (dynamics/face_stiffening.h, dynamics/membrane.h): the 9x9
+// Hessian its edge blocks stand for, and the check that its force is minus the gradient of its energy.
+#include <functional>
+
+#include <catch2/catch.hpp>
+
+#include "dynamics/face_stiffening.h"
+#include "mesh/mesh.h"
+
+namespace adacloth::test {
+
+// -J off the diagonal, the sum of a corner's two blocks on it.
+inline Eigen::Matrix<double, 9, 9> hessianOfBlocks(const FaceStiffeningTerm& term) {
+  Eigen::Matrix<double, 9, 9> H = Eigen::Matrix<double, 9, 9>::Zero();
+  for (int k = 0; k < 3; ++k) {
+    const int i = k, j = (k + 1) % 3;
+    H.block<3, 3>(3 * i, 3 * j) -= term.edgeJ[k];
+    H.block<3, 3>(3 * j, 3 * i) -= term.edgeJ[k];
+    H.block<3, 3>(3 * i, 3 * i) += term.edgeJ[k];
+    H.block<3, 3>(3 * j, 3 * j) += term.edgeJ[k];
+  }
+  return H;
+}
+
+inline Vec3& faceCorner(Mesh& mesh, int k) { return mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x; }
+
+// Central differences of face 0's term's energy against its force, coordinate by coordinate.
+inline void checkForceIsMinusEnergyGradient(Mesh& mesh, const std::function<FaceStiffeningTerm(const Mesh&)>& termOf) {
+  const FaceStiffeningTerm term = termOf(mesh);
+  REQUIRE(term.energy > 0);
+  const double eps = 1e-7;
+  for (int k = 0; k < 3; ++k)
+    for (int c = 0; c < 3; ++c) {
+      const double x = faceCorner(mesh, k)[c];
+      faceCorner(mesh, k)[c] = x + eps;
+      const double up = termOf(mesh).energy;
+      faceCorner(mesh, k)[c] = x - eps;
+      const double down = termOf(mesh).energy;
+      faceCorner(mesh, k)[c] = x;
+      CHECK(-(up - down) / (2 * eps) == Approx(term.force[k][c]).epsilon(1e-5).margin(1e-6 * term.force[k].norm()));
+    }
+}
+
+}  // namespace adacloth::test
