@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "assets/held_sheet.h"
 #include "dynamics/step.h"
 
@@ -21,6 +23,19 @@ inline double maxDifference(const std::vector<Vec3>& a, const std::vector<Vec3>&
   double d = 0;
   for (size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
   return d;
+}
+
+inline std::vector<Vec3> positionsOf(const Mesh& mesh) {
+  std::vector<Vec3> x;
+  for (const Node& n : mesh.nodes) x.push_back(n.x);
+  return x;
+}
+
+// The runs' positions, bit for bit (a Catch2 REQUIRE per node).
+inline void requireSameBytes(const std::vector<std::vector<Vec3>>& runs) {
+  REQUIRE(runs.size() == 2);
+  REQUIRE(runs[0].size() == runs[1].size());
+  for (size_t i = 0; i < runs[0].size(); ++i) REQUIRE(runs[0][i] == runs[1][i]);
 }
 
 inline double maxNorm(const std::vector<Vec3>& a) {
