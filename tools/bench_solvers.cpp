@@ -4,7 +4,7 @@
 // per step, the multiple of one kang_cho step (one sweep), and the accuracy after the loop: the largest node distance
 // (mm) and the lowest point's difference (mm) from the trajectory of the exact (direct) solve. Then the default solve
 // at 1 and 2 threads, and the free-fall check.
-//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X]
+//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X] [--membrane triangles]
 //   bench_solvers --threads [--sizes ...] [--only pcg|direct|kang_cho] [--thread-counts 1,2]   only the table of
 //                                   the default, direct and kang_cho solves (or the one named) at 1 and 2 threads
 //                                   (or the counts given), for each size
@@ -44,10 +44,12 @@ std::string gDrapeExtra;        // --drape-keys: more shot keys for the drape ru
 using Sheet = assets::HeldSheet;
 
 double gStiffen = 1;             // --stiffen: the sheet's stretch, shear and bending stiffness times this
+MaterialParams::Membrane gMembrane = MaterialParams::Membrane::Springs;  // --membrane: the sheet's in-plane model
 
 Sheet makeSheet(int cells) {
   MaterialParams material;
   material.stretch *= gStiffen, material.shear *= gStiffen, material.bending *= gStiffen;
+  material.membrane = gMembrane;
   return assets::makeHeldSheet(cells, material);
 }
 
@@ -326,6 +328,10 @@ int main(int argc, char** argv) {
       gDrapeExtra = std::string(argv[++i]) + ",";
     } else if (!std::strcmp(argv[i], "--stiffen") && i + 1 < argc) {
       gStiffen = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--membrane") && i + 1 < argc &&
+               (!std::strcmp(argv[i + 1], "springs") || !std::strcmp(argv[i + 1], "triangles"))) {
+      gMembrane = !std::strcmp(argv[++i], "triangles") ? MaterialParams::Membrane::Triangles
+                                                       : MaterialParams::Membrane::Springs;
     } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
       gOnly = argv[++i];
     } else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -333,7 +339,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X] "
-                   "[--threads] [--thread-counts t1,t2,...] [--drape c1,c2,...]\n");
+                   "[--membrane springs|triangles] [--threads] [--thread-counts t1,t2,...] [--drape c1,c2,...]\n");
       return 2;
     }
   }
@@ -342,7 +348,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   omp_set_num_threads(1);
-  std::printf("# bench_solvers%s\n", quick ? " --quick" : "");
+  std::printf("# bench_solvers%s%s\n", quick ? " --quick" : "",
+              gMembrane == MaterialParams::Membrane::Triangles ? " --membrane triangles" : "");
   if (!drapeCells.empty()) {
     drapeTable(drapeCells);
     return 0;
