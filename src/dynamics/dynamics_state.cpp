@@ -50,9 +50,10 @@ void addStretchPairs(DynamicsState& state, const Mesh& mesh, const MaterialParam
     p.a = mesh.edges[e].nodes[0];
     p.b = mesh.edges[e].nodes[1];
     p.restLength = dir[e].norm();
-    p.stretchK = p.restLength > 0 && material.membrane == MaterialParams::Membrane::Springs
+    const bool springs = material.membrane == MaterialParams::Membrane::Springs;
+    p.stretchK = springs && p.restLength > 0
                      ? edgeStretchStiffness(material, dir[e] / p.restLength, area[e], p.restLength)
-                                  : 0.0;
+                     : 0.0;  // with triangles the faces carry stretch and shear (dynamics/membrane.h)
     p.isEdge = true;
   }
 }

@@ -37,8 +37,8 @@ double largerPrincipalStretch(const Mesh& mesh, int f) {
   return std::sqrt(half + gap);
 }
 
-FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit) {
-  FaceStiffeningTerm term;
+FaceTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit) {
+  FaceTerm term;
   // The face's material inverse and area, as Mesh::updateGeometry() keeps them (masses come from the same area).
   const Face& face = mesh.faces[f];
   const double area = std::abs(face.materialArea);

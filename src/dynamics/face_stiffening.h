@@ -27,8 +27,9 @@ struct FaceStiffening {
   bool active() const { return modulus > 0; }
 };
 
-// One face's share of the system (zero when it is below the onset).
-struct FaceStiffeningTerm {
+// One face's share of the system in pair form: this term's (zero when the face is below the onset), the triangle
+// membrane's (dynamics/membrane.h), or their sum.
+struct FaceTerm {
   Vec3 force[3] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};  // N, on the face's corners (in its vert order)
   Mat3 edgeJ[3] = {Mat3::Zero(), Mat3::Zero(), Mat3::Zero()};  // N/m, block added to the pair of the face's edge k
                                                                 // (between corners k and k+1)
@@ -37,7 +38,7 @@ struct FaceStiffeningTerm {
 
 // The term of face f at the mesh's current positions; its material inverse and area are the face's own (DmInv,
 // materialArea), current after Mesh::updateGeometry().
-FaceStiffeningTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit);
+FaceTerm faceStiffeningTerm(const Mesh& mesh, int f, const FaceStiffening& limit);
 
 // The larger principal stretch of face f at the mesh's current positions (1 at rest).
 double largerPrincipalStretch(const Mesh& mesh, int f);

@@ -29,12 +29,12 @@ void pairJacobianAndForce(const Mesh& mesh, const SpringPair& p, Mat3& J, Vec3& 
 
 // One face's terms: the triangle membrane's (every face, when the cloth has one) plus the strain limit's (where it
 // applies).
-FaceStiffeningTerm faceTerm(const ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state, int f,
+FaceTerm faceTerm(const ImplicitSystem& sys, const Mesh& mesh, const DynamicsState& state, int f,
                             char& stiffened) {
-  FaceStiffeningTerm term = state.triangleMembrane ? membraneTerm(mesh, f, state.membrane) : FaceStiffeningTerm();
+  FaceTerm term = state.triangleMembrane ? membraneTerm(mesh, f, state.membrane) : FaceTerm();
   stiffened = 0;
   if (state.faceStiffening.active() && hasFaceStiffening(mesh, f, sys.fixed, sys.touching)) {
-    const FaceStiffeningTerm limit = faceStiffeningTerm(mesh, f, state.faceStiffening);
+    const FaceTerm limit = faceStiffeningTerm(mesh, f, state.faceStiffening);
     stiffened = limit.energy > 0;
     for (int k = 0; k < 3; ++k) {
       term.force[k] += limit.force[k];

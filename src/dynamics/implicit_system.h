@@ -24,7 +24,7 @@ struct ImplicitSystem {
   std::vector<Vec3> fixedDv;     // m/s, prescribed dv of fixed nodes
   std::vector<char> touching;    // 1: the node has an obstacle contact this step (no face terms there); may be empty
   std::vector<Vec3> pairForce;   // N, internal force of each pair on its node a (scratch)
-  std::vector<FaceStiffeningTerm> faceTerms;  // the face terms (triangle membrane, strain limit), if any (scratch)
+  std::vector<FaceTerm> faceTerms;  // the face terms (triangle membrane, strain limit), if any (scratch)
   std::vector<char> faceStiffened;            // 1: the face's terms include the strain limit's (scratch)
 };
 

@@ -33,8 +33,8 @@ MembraneModuli membraneModuli(const MaterialParams& material) {
   return m;
 }
 
-FaceStiffeningTerm membraneTerm(const Mesh& mesh, int f, const MembraneModuli& moduli) {
-  FaceStiffeningTerm term;
+FaceTerm membraneTerm(const Mesh& mesh, int f, const MembraneModuli& moduli) {
+  FaceTerm term;
   const Face& face = mesh.faces[f];
   const double area = std::abs(face.materialArea);
   if (area < 0.5e-14) return term;

@@ -32,7 +32,7 @@ MembraneModuli membraneModuli(const MaterialParams& material);
 
 // Face f's term at the mesh's current positions (its material inverse and area as Mesh::updateGeometry() keeps them);
 // zero for a degenerate face.
-FaceStiffeningTerm membraneTerm(const Mesh& mesh, int f, const MembraneModuli& moduli);
+FaceTerm membraneTerm(const Mesh& mesh, int f, const MembraneModuli& moduli);
 
 // The summed energy of every face's term (J), in face order.
 double membraneEnergy(const Mesh& mesh, const MembraneModuli& moduli);

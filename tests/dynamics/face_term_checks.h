@@ -11,7 +11,7 @@
 namespace adacloth::test {
 
 // -J off the diagonal, the sum of a corner's two blocks on it.
-inline Eigen::Matrix<double, 9, 9> hessianOfBlocks(const FaceStiffeningTerm& term) {
+inline Eigen::Matrix<double, 9, 9> hessianOfBlocks(const FaceTerm& term) {
   Eigen::Matrix<double, 9, 9> H = Eigen::Matrix<double, 9, 9>::Zero();
   for (int k = 0; k < 3; ++k) {
     const int i = k, j = (k + 1) % 3;
@@ -26,8 +26,8 @@ inline Eigen::Matrix<double, 9, 9> hessianOfBlocks(const FaceStiffeningTerm& ter
 inline Vec3& faceCorner(Mesh& mesh, int k) { return mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x; }
 
 // Central differences of face 0's term's energy against its force, coordinate by coordinate.
-inline void checkForceIsMinusEnergyGradient(Mesh& mesh, const std::function<FaceStiffeningTerm(const Mesh&)>& termOf) {
-  const FaceStiffeningTerm term = termOf(mesh);
+inline void checkForceIsMinusEnergyGradient(Mesh& mesh, const std::function<FaceTerm(const Mesh&)>& termOf) {
+  const FaceTerm term = termOf(mesh);
   REQUIRE(term.energy > 0);
   const double eps = 1e-7;
   for (int k = 0; k < 3; ++k)

@@ -49,7 +49,7 @@ TEST_CASE("the face term's force is minus the gradient of its energy", "[dynamic
 TEST_CASE("the face term's blocks are its Hessian with the stretch direction held, positive semidefinite",
           "[dynamics]") {
   Mesh mesh = stretchedTriangle();
-  const FaceStiffeningTerm term = faceStiffeningTerm(mesh, 0, kLimit);
+  const FaceTerm term = faceStiffeningTerm(mesh, 0, kLimit);
   const Eigen::Matrix<double, 9, 9> H = test::hessianOfBlocks(term);
   for (int k = 0; k < 3; ++k)
     CHECK((term.edgeJ[k] - term.edgeJ[k].transpose()).norm() <= 1e-12 * term.edgeJ[k].norm());

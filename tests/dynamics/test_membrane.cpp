@@ -64,7 +64,7 @@ TEST_CASE("under tension the membrane's blocks are its Hessian, symmetric and po
           "[dynamics]") {
   Mesh mesh = deformedTriangle(stretchShearTurn());
   const MembraneModuli moduli = membraneModuli(knit());
-  const FaceStiffeningTerm term = membraneTerm(mesh, 0, moduli);
+  const FaceTerm term = membraneTerm(mesh, 0, moduli);
   const Eigen::Matrix<double, 9, 9> H = test::hessianOfBlocks(term);
   for (int k = 0; k < 3; ++k)
     CHECK((term.edgeJ[k] - term.edgeJ[k].transpose()).norm() <= 1e-12 * term.edgeJ[k].norm());
@@ -76,9 +76,9 @@ TEST_CASE("under tension the membrane's blocks are its Hessian, symmetric and po
     for (int c = 0; c < 3; ++c) {
       const double x = test::faceCorner(mesh, k)[c];
       test::faceCorner(mesh, k)[c] = x + eps;
-      const FaceStiffeningTerm up = membraneTerm(mesh, 0, moduli);
+      const FaceTerm up = membraneTerm(mesh, 0, moduli);
       test::faceCorner(mesh, k)[c] = x - eps;
-      const FaceStiffeningTerm down = membraneTerm(mesh, 0, moduli);
+      const FaceTerm down = membraneTerm(mesh, 0, moduli);
       test::faceCorner(mesh, k)[c] = x;
       for (int j = 0; j < 3; ++j)
         for (int r = 0; r < 3; ++r) {
@@ -94,7 +94,7 @@ TEST_CASE("under compression the membrane's blocks leave out the geometric term 
   squeeze(0, 0) = 0.85;
   squeeze(1, 1) = 0.9;
   Mesh mesh = deformedTriangle(squeeze);
-  const FaceStiffeningTerm term = membraneTerm(mesh, 0, membraneModuli(knit()));
+  const FaceTerm term = membraneTerm(mesh, 0, membraneModuli(knit()));
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eig(test::hessianOfBlocks(term));
   CHECK(eig.eigenvalues().minCoeff() >= -1e-9 * eig.eigenvalues().maxCoeff());
   // The out-of-plane move of one corner costs nothing to first order: no negative stiffness across the plane.
