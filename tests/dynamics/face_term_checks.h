@@ -3,9 +3,12 @@
 // Hessian its edge blocks stand for, and the check that its force is minus the gradient of its energy.
 #include <functional>
 
+#include <Eigen/Eigenvalues>
+
 #include <catch2/catch.hpp>
 
 #include "dynamics/face_stiffening.h"
+#include "mesh/generators.h"
 #include "mesh/mesh.h"
 
 namespace adacloth::test {
@@ -24,6 +27,31 @@ inline Eigen::Matrix<double, 9, 9> hessianOfBlocks(const FaceTerm& term) {
 }
 
 inline Vec3& faceCorner(Mesh& mesh, int k) { return mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x; }
+
+// One triangle, material (0,0), (0.1,0), (0.02,0.08) m, its corners placed at F3 (u, v, 0).
+inline Mesh deformedTriangle(const Mat3& F3) {
+  Mesh mesh = makeGrid(0.1, 0.1, 1, 1);
+  mesh.verts[mesh.faces[0].verts[0]].u = Vec2(0, 0);
+  mesh.verts[mesh.faces[0].verts[1]].u = Vec2(0.1, 0);
+  mesh.verts[mesh.faces[0].verts[2]].u = Vec2(0.02, 0.08);
+  for (int k = 0; k < 3; ++k) {
+    const Vec2 u = mesh.verts[mesh.faces[0].verts[k]].u;
+    faceCorner(mesh, k) = F3 * Vec3(u.x(), u.y(), 0);
+  }
+  mesh.updateGeometry();  // the face's material inverse and area
+  return mesh;
+}
+
+// The Hessian the term's blocks stand for, after checking that each block is symmetric and their sum positive
+// semidefinite.
+inline Eigen::Matrix<double, 9, 9> checkedSymmetricPsdHessian(const FaceTerm& term) {
+  const Eigen::Matrix<double, 9, 9> H = hessianOfBlocks(term);
+  for (int k = 0; k < 3; ++k)
+    CHECK((term.edgeJ[k] - term.edgeJ[k].transpose()).norm() <= 1e-12 * term.edgeJ[k].norm());
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eig(H);
+  CHECK(eig.eigenvalues().minCoeff() >= -1e-9 * eig.eigenvalues().maxCoeff());
+  return H;
+}
 
 // Central differences of face 0's term's energy against its force, coordinate by coordinate.
 inline void checkForceIsMinusEnergyGradient(Mesh& mesh, const std::function<FaceTerm(const Mesh&)>& termOf) {

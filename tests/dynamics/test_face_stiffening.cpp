@@ -16,26 +16,16 @@ using namespace adacloth;
 
 namespace {
 
-// One triangle, material (0,0), (0.1,0), (0.02,0.08) m, deformed by a stretch of 1.3 along a direction between its
-// edges, a shear and a turn out of the plane.
+// One triangle (face_term_checks.h) deformed by a stretch of 1.3 along a direction between its edges, a shear and a
+// turn out of the plane.
 Mesh stretchedTriangle() {
-  Mesh mesh = makeGrid(0.1, 0.1, 1, 1);
-  mesh.verts[mesh.faces[0].verts[0]].u = Vec2(0, 0);
-  mesh.verts[mesh.faces[0].verts[1]].u = Vec2(0.1, 0);
-  mesh.verts[mesh.faces[0].verts[2]].u = Vec2(0.02, 0.08);
   const Vec3 d = Vec3(1, 2, 0).normalized();
   Mat3 F = Mat3::Identity() + 0.3 * d * d.transpose();
   F(1, 0) += 0.1;
-  F = Eigen::AngleAxisd(0.4, Vec3(1, 1, 0).normalized()).toRotationMatrix() * F;
-  for (int k = 0; k < 3; ++k) {
-    const Vec2 u = mesh.verts[mesh.faces[0].verts[k]].u;
-    mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x = F * Vec3(u.x(), u.y(), 0);
-  }
-  mesh.updateGeometry();  // the face's material inverse and area
-  return mesh;
+  return test::deformedTriangle(Eigen::AngleAxisd(0.4, Vec3(1, 1, 0).normalized()).toRotationMatrix() * F);
 }
 
-Vec3& corner(Mesh& mesh, int k) { return mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x; }
+using test::faceCorner;
 
 const FaceStiffening kLimit{60000, 1.025};  // N/m, onset 1.025
 
@@ -50,11 +40,7 @@ TEST_CASE("the face term's blocks are its Hessian with the stretch direction hel
           "[dynamics]") {
   Mesh mesh = stretchedTriangle();
   const FaceTerm term = faceStiffeningTerm(mesh, 0, kLimit);
-  const Eigen::Matrix<double, 9, 9> H = test::hessianOfBlocks(term);
-  for (int k = 0; k < 3; ++k)
-    CHECK((term.edgeJ[k] - term.edgeJ[k].transpose()).norm() <= 1e-12 * term.edgeJ[k].norm());
-  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eig(H);
-  CHECK(eig.eigenvalues().minCoeff() >= -1e-9 * eig.eigenvalues().maxCoeff());
+  const Eigen::Matrix<double, 9, 9> H = test::checkedSymmetricPsdHessian(term);
   // The same energy with the material direction v of largest stretch frozen: E = 0.5 k A (|F v| - s0)^2. Its
   // Hessian by finite differences of its gradient (itself by differences) equals H.
   const Face& face = mesh.faces[0];
@@ -78,24 +64,24 @@ TEST_CASE("the face term's blocks are its Hessian with the stretch direction hel
   auto gradient = [&](Mesh& m) {
     Eigen::Matrix<double, 9, 1> g;
     for (int q = 0; q < 9; ++q) {
-      const double x = corner(m, q / 3)[q % 3];
-      corner(m, q / 3)[q % 3] = x + eps;
+      const double x = faceCorner(m, q / 3)[q % 3];
+      faceCorner(m, q / 3)[q % 3] = x + eps;
       const double up = frozenEnergy(m);
-      corner(m, q / 3)[q % 3] = x - eps;
+      faceCorner(m, q / 3)[q % 3] = x - eps;
       const double down = frozenEnergy(m);
-      corner(m, q / 3)[q % 3] = x;
+      faceCorner(m, q / 3)[q % 3] = x;
       g[q] = (up - down) / (2 * eps);
     }
     return g;
   };
   Eigen::Matrix<double, 9, 9> numeric;
   for (int q = 0; q < 9; ++q) {
-    const double x = corner(mesh, q / 3)[q % 3];
-    corner(mesh, q / 3)[q % 3] = x + eps;
+    const double x = faceCorner(mesh, q / 3)[q % 3];
+    faceCorner(mesh, q / 3)[q % 3] = x + eps;
     const Eigen::Matrix<double, 9, 1> up = gradient(mesh);
-    corner(mesh, q / 3)[q % 3] = x - eps;
+    faceCorner(mesh, q / 3)[q % 3] = x - eps;
     const Eigen::Matrix<double, 9, 1> down = gradient(mesh);
-    corner(mesh, q / 3)[q % 3] = x;
+    faceCorner(mesh, q / 3)[q % 3] = x;
     numeric.col(q) = (up - down) / (2 * eps);
   }
   INFO("H\n" << H << "\nnumeric\n" << numeric);
@@ -144,7 +130,7 @@ TEST_CASE("the face term holds a soft sheet hanging from two corners near its li
 TEST_CASE("largerPrincipalStretch is the face's larger singular value of its deformation", "[dynamics]") {
   Mesh mesh = stretchedTriangle();
   Eigen::Matrix<double, 3, 2> Ds;
-  Ds << corner(mesh, 1) - corner(mesh, 0), corner(mesh, 2) - corner(mesh, 0);
+  Ds << faceCorner(mesh, 1) - faceCorner(mesh, 0), faceCorner(mesh, 2) - faceCorner(mesh, 0);
   const Eigen::JacobiSVD<Eigen::Matrix<double, 3, 2>> svd(Ds * mesh.faces[0].DmInv);
   CHECK(largerPrincipalStretch(mesh, 0) == Approx(svd.singularValues()(0)).epsilon(1e-12));
 }

@@ -30,20 +30,6 @@ MaterialParams knit() {
   return m;
 }
 
-// One triangle, material (0,0), (0.1,0), (0.02,0.08) m, deformed by F3 (3x3, applied to (u, v, 0)).
-Mesh deformedTriangle(const Mat3& F3) {
-  Mesh mesh = makeGrid(0.1, 0.1, 1, 1);
-  mesh.verts[mesh.faces[0].verts[0]].u = Vec2(0, 0);
-  mesh.verts[mesh.faces[0].verts[1]].u = Vec2(0.1, 0);
-  mesh.verts[mesh.faces[0].verts[2]].u = Vec2(0.02, 0.08);
-  for (int k = 0; k < 3; ++k) {
-    const Vec2 u = mesh.verts[mesh.faces[0].verts[k]].u;
-    mesh.nodes[mesh.verts[mesh.faces[0].verts[k]].node].x = F3 * Vec3(u.x(), u.y(), 0);
-  }
-  mesh.updateGeometry();
-  return mesh;
-}
-
 // A stretch of 1.2 along a direction between the edges, a shear and a turn out of the plane.
 Mat3 stretchShearTurn() {
   const Vec3 d = Vec3(1, 2, 0).normalized();
@@ -55,21 +41,17 @@ Mat3 stretchShearTurn() {
 }  // namespace
 
 TEST_CASE("the membrane's force is minus the gradient of its energy", "[dynamics]") {
-  Mesh mesh = deformedTriangle(stretchShearTurn());
+  Mesh mesh = test::deformedTriangle(stretchShearTurn());
   const MembraneModuli moduli = membraneModuli(knit());
   test::checkForceIsMinusEnergyGradient(mesh, [&](const Mesh& m) { return membraneTerm(m, 0, moduli); });
 }
 
 TEST_CASE("under tension the membrane's blocks are its Hessian, symmetric and positive semidefinite",
           "[dynamics]") {
-  Mesh mesh = deformedTriangle(stretchShearTurn());
+  Mesh mesh = test::deformedTriangle(stretchShearTurn());
   const MembraneModuli moduli = membraneModuli(knit());
   const FaceTerm term = membraneTerm(mesh, 0, moduli);
-  const Eigen::Matrix<double, 9, 9> H = test::hessianOfBlocks(term);
-  for (int k = 0; k < 3; ++k)
-    CHECK((term.edgeJ[k] - term.edgeJ[k].transpose()).norm() <= 1e-12 * term.edgeJ[k].norm());
-  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eig(H);
-  CHECK(eig.eigenvalues().minCoeff() >= -1e-9 * eig.eigenvalues().maxCoeff());
+  const Eigen::Matrix<double, 9, 9> H = test::checkedSymmetricPsdHessian(term);
   // Column by column: the change of minus the force under a small move of one coordinate.
   const double eps = 1e-6;
   for (int k = 0; k < 3; ++k)
@@ -93,7 +75,7 @@ TEST_CASE("under compression the membrane's blocks leave out the geometric term 
   Mat3 squeeze = Mat3::Identity();
   squeeze(0, 0) = 0.85;
   squeeze(1, 1) = 0.9;
-  Mesh mesh = deformedTriangle(squeeze);
+  Mesh mesh = test::deformedTriangle(squeeze);
   const FaceTerm term = membraneTerm(mesh, 0, membraneModuli(knit()));
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 9, 9>> eig(test::hessianOfBlocks(term));
   CHECK(eig.eigenvalues().minCoeff() >= -1e-9 * eig.eigenvalues().maxCoeff());
