@@ -4,7 +4,7 @@
 // per step, the multiple of one kang_cho step (one sweep), and the accuracy after the loop: the largest node distance
 // (mm) and the lowest point's difference (mm) from the trajectory of the exact (direct) solve. Then the default solve
 // at 1 and 2 threads, and the free-fall check.
-//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X] [--membrane triangles]
+//   bench_solvers [--quick] [--steps N] [--sizes c1,c2,...] [--only TEXT] [--stiffen X] [--membrane springs|triangles]
 //   bench_solvers --threads [--sizes ...] [--only pcg|direct|kang_cho] [--thread-counts 1,2]   only the table of
 //                                   the default, direct and kang_cho solves (or the one named) at 1 and 2 threads
 //                                   (or the counts given), for each size
@@ -44,7 +44,7 @@ std::string gDrapeExtra;        // --drape-keys: more shot keys for the drape ru
 using Sheet = assets::HeldSheet;
 
 double gStiffen = 1;             // --stiffen: the sheet's stretch, shear and bending stiffness times this
-MaterialParams::Membrane gMembrane = MaterialParams::Membrane::Springs;  // --membrane: the sheet's in-plane model
+MaterialParams::Membrane gMembrane = MaterialParams{}.membrane;  // --membrane: the sheet's in-plane model
 
 Sheet makeSheet(int cells) {
   MaterialParams material;
@@ -348,8 +348,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   omp_set_num_threads(1);
-  std::printf("# bench_solvers%s%s\n", quick ? " --quick" : "",
-              gMembrane == MaterialParams::Membrane::Triangles ? " --membrane triangles" : "");
+  std::printf("# bench_solvers%s --membrane %s\n", quick ? " --quick" : "",
+              gMembrane == MaterialParams::Membrane::Triangles ? "triangles" : "springs");
   if (!drapeCells.empty()) {
     drapeTable(drapeCells);
     return 0;

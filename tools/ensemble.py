@@ -40,6 +40,9 @@ def tolerances(spec):
 def set_path(obj, path, value):
     keys = path.split('.')
     for k in keys[:-1]:
+        if k == 'material' and isinstance(obj.get(k), str):
+            # A material given by preset name: keep the preset and override one key (material.membrane=...).
+            obj[k] = {'preset': obj[k]}
         obj = obj.setdefault(k, {})
     obj[keys[-1]] = value
 
