@@ -179,7 +179,8 @@ void candidateTable(int cells, int steps) {
     char ratio[32] = "n/a", accuracy[64] = "n/a (no direct reference) | n/a";
     if (kangCho) std::snprintf(ratio, sizeof ratio, "%.1fx", run.msPerStep / kangCho->msPerStep);
     if (reference)
-      std::snprintf(accuracy, sizeof accuracy, "%.2f | %+.2f", run.finite ? 1e3 * maxDistance(run.x, reference->x) : NAN,
+      std::snprintf(accuracy, sizeof accuracy, "%.2f | %+.2f",
+                    run.finite ? 1e3 * maxDistance(run.x, reference->x) : NAN,
                     1e3 * (lowest(run.x) - lowest(reference->x)));
     std::printf("| %s | %.1f | %.2f | %s | %.1e | %s |\n", c->name.c_str(), run.iterationsPerStep, run.msPerStep, ratio,
                 run.maxResidual, accuracy);
