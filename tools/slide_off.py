@@ -63,7 +63,7 @@ def shot(cells, thickness, steps, bar, frames, remeshing, short=0.2):
 
 
 def off_frame(folder, frames, below):
-    """The first frame whose towel lies wholly below `below` (m), '>frames' if none, 'exit N' if the run failed."""
+    """The first frame whose towel lies wholly below `below` (m), '>frames' if none, None if the run stopped."""
     for frame in range(frames + 1):
         path = os.path.join(folder, 'frames', 'towel_%05d.obj' % frame)
         if not os.path.exists(path):
@@ -77,10 +77,9 @@ def off_frame(folder, frames, below):
 def run_case(args, case):
     cells, thickness, steps, bar = case
     tag = 'g%dx%d_t%g_s%d_%s' % (cells[0], cells[1], thickness, steps, bar)
-    bar_spec, below = 'square', BAR_TOP - 0.03
-    if bar == 'round':
-        obj = os.path.join(os.path.abspath(args.output), 'round_bar.obj')
-        bar_spec = obj
+    # Both bars reach up to BAR_TOP; the towel is off when it lies wholly below the bar's underside.
+    below = BAR_TOP - 0.03
+    bar_spec = os.path.join(os.path.abspath(args.output), 'round_bar.obj') if bar == 'round' else 'square'
     path = os.path.join(args.output, tag + '.json')
     with open(path, 'w') as out:
         json.dump(shot(cells, thickness, steps, bar_spec, args.frames, args.remeshing, args.short), out, indent=1)
