@@ -50,8 +50,8 @@ def cylinder_obj(path, radius, length=1.0, segments=64, centre_y=1.0):
 
 
 def shot(cells, thickness, steps, bar, frames, remeshing, short=0.2):
-    """The towel shot as a dict. bar: 'square' (a 3 cm box) or 'round' (a path to a cylinder OBJ); short: the share
-    of the towel's length on the near side of the bar."""
+    """The towel shot as a dict. bar: 'square' (a 3 cm box) or the path of a round bar's OBJ; short: the share of the
+    towel's length on the near side of the bar."""
     obstacle = ({"name": "bar", "mesh": {"box": {"size": [1.0, 0.03, 0.03]}}, "transform": {"translate": [0, 1.0, 0]}}
                 if bar == 'square' else {"name": "bar", "mesh": bar})
     return {"name": "slide_off", "fps": 24, "frames": frames, "steps_per_frame": steps, "wind": {"density": 0},
@@ -76,7 +76,7 @@ def off_frame(folder, frames, below):
 
 def run_case(args, case):
     cells, thickness, steps, bar = case
-    tag = 'g%dx%d_t%g_s%d_%s' % (cells[0], cells[1], thickness, steps, bar)
+    tag = 'g%dx%d_t%g_s%d_%s%s' % (cells[0], cells[1], thickness, steps, bar, '_adaptive' if args.remeshing else '')
     # Both bars reach up to BAR_TOP; the towel is off when it lies wholly below the bar's underside.
     below = BAR_TOP - 0.03
     bar_spec = os.path.join(os.path.abspath(args.output), 'round_bar.obj') if bar == 'round' else 'square'
