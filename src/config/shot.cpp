@@ -190,6 +190,7 @@ ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
   v.cutRamp = j["anticipation"]["cut_ramp"].get<bool>();
   v.minPixels = j["min_pixels"].get<double>();
   v.backface = j["backface"].get<bool>();
+  v.fBack = j["f_back"].get<double>();
   v.occlusion = j["occlusion"].get<bool>();
   v.silhouetteThreshold = j["silhouette_threshold"].get<double>();
   v.memorySeconds = j["memory"].get<double>();

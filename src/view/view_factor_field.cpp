@@ -67,7 +67,7 @@ double smoothedViewFactor(const Camera& camera, const std::array<Plane, 6>& plan
                           const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   const double d = faceFrustumDistance(planes, a, b, c, depth);
   const double delta = spec.margin > 0 ? std::clamp(d / spec.margin, 0.0, 1.0) : (d > 0 ? 1.0 : 0.0);
-  const double fb = hiddenBackFace(camera, a, b, c, spec) ? spec.fOut : 1.0;
+  const double fb = hiddenBackFace(camera, a, b, c, spec) ? spec.fBack : 1.0;
   return (1.0 - delta) * fb + delta * spec.fOut;
 }
 

@@ -64,15 +64,40 @@ TEST_CASE("back faces are coarsened only when the cloth's backface switch is on"
   const Camera cam = test::stillCameraPath(0.0).at(0.0);
   ViewParams spec;
   spec.fOut = 0.1;
+  spec.fBack = 0.25;
   const Vec3 a(0, 0.5, 0), b(0.1, 0.5, 0), c(0, 0.6, 0);  // counter-clockwise seen from +z: front faces the camera
   spec.backface = false;
   CHECK(smoothedViewFactor(cam, a, b, c, spec) == 1.0);
   CHECK(smoothedViewFactor(cam, a, c, b, spec) == 1.0);
   spec.backface = true;
   CHECK(smoothedViewFactor(cam, a, b, c, spec) == 1.0);
-  CHECK(smoothedViewFactor(cam, a, c, b, spec) == 0.1);
+  CHECK(smoothedViewFactor(cam, a, c, b, spec) == 0.25);
   CHECK(faceInView(cam, a, b, c, spec));
   CHECK_FALSE(faceInView(cam, a, c, b, spec));
+}
+
+TEST_CASE("f_back sets the factor of hidden back faces; cloth beyond the margin takes f_out", "[view-dependent]") {
+  const Camera cam = test::stillCameraPath(0.0).at(0.0);
+  ViewParams spec;
+  spec.fOut = 0.1;
+  spec.margin = 0.5;
+  spec.backface = true;
+  spec.fBack = 0.4;
+  const Vec3 a(0, 0.5, 0), b(0.1, 0.5, 0), c(0, 0.6, 0);
+  CHECK(smoothedViewFactor(cam, a, b, c, spec) == 1.0);
+  CHECK(smoothedViewFactor(cam, a, c, b, spec) == 0.4);
+  CHECK_FALSE(faceInView(cam, a, c, b, spec));  // still not seen: only its resolution differs
+  // A back face within the margin outside the frustum blends f_back with f_out; beyond the margin it is f_out.
+  const double edge = -cam.frustumPlanes()[kLeftPlane].offset / cam.frustumPlanes()[kLeftPlane].normal.x();
+  const double perMetre = std::abs(cam.frustumPlanes()[kLeftPlane].normal.x());
+  auto backFaceAt = [&](double x) {
+    return smoothedViewFactor(cam, {x, 0.5, 0.0}, {x, 0.51, 0.0}, {x + 0.01, 0.5, 0.0}, spec);
+  };
+  const double d = 0.25;
+  CHECK(backFaceAt(edge - d / perMetre - 0.01) == Approx(0.5 * 0.4 + 0.5 * 0.1).margin(1e-9));
+  CHECK(backFaceAt(edge - 2.0) == 0.1);
+  spec.backface = false;
+  CHECK(smoothedViewFactor(cam, a, c, b, spec) == 1.0);  // f_back alone hides nothing
 }
 
 TEST_CASE("screen-space clamp equals S^T clamp(S^-T M S^-1) S and survives a singular S", "[view-dependent]") {
@@ -165,4 +190,12 @@ TEST_CASE("`view` config: defaults, and errors without camera or remeshing", "[v
              Contains("/cloths/0/view/memory"));
   CHECK(parseShot(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"memory": 0}}]})", "conf/s.json")
             .cloths[0].view->memorySeconds == 0.0);
+  CHECK(v.fBack == 0.3);  // milder than f_out (docs/view-dependent.md)
+  const ViewParams withBack =
+      *parseShot(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"f_out": 0.2, "f_back": 0.5}}]})",
+                 "conf/s.json").cloths[0].view;
+  CHECK(withBack.fBack == 0.5);
+  CHECK(withBack.fOut == 0.2);
+  CHECK_THAT(errorOf(R"({"camera": "c.json", "cloths": [)" + cloth + R"("view": {"f_back": 1.5}}]})"),
+             Contains("/cloths/0/view/f_back"));
 }
