@@ -186,8 +186,8 @@ Field viewSchema() {
       boolean("backface", "Back-facing faces count as out of view: true for garments on a body, false for "
                           "two-sided cloth seen from both sides (flags, curtains).").defaults(d.view.backface),
       number("f_back", "View factor of the back faces that `backface` hides (in the frustum, facing away). Milder "
-                       "than f_out: a garment's back lies against the body, where the legs push it, and as coarse as "
-                       "cloth out of frame it stretched and snagged more often (docs/view-dependent.md).")
+                       "than the default f_out: a garment's back lies against the body, where the legs push it, and "
+                       "as coarse as cloth out of frame it stretched and snagged more often (docs/view-dependent.md).")
           .inUnit("1").atLeast(0, true).atMost(1).defaults(d.view.fBack),
       boolean("occlusion", "Faces hidden behind obstacles or cloth (this one included) count as out of view, by "
                            "the distance they lie behind the visible surface, with the same margin and "
