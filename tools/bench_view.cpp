@@ -13,12 +13,14 @@
 //        crowd): each character shot seen by its film camera (cameras/<shot>_film.json: a wide establishing shot, a
 //        medium shot, a close-up and a cut to the back) run three ways: view-dependent, --no-view, and uniform at the
 //        shot's size_min (the remesher with size [min, min]). Per run: faces and ms per frame, and the visible
-//        fidelity: the median on-screen length (pixels) of the cloth edges the camera sees, and the difference of
-//        material renders (every 6th frame) from the --no-view run. Then per shot, for the view-dependent and the
-//        --no-view run: the largest frame-to-frame change of the faces in view (counted on the written meshes)
-//        outside the camera's cuts and how many exceed 5 %; and the worst visible edge length at a cut against
-//        --no-view, of all the cloth in view and of the cloth that enters the view at the cut (issue 17 (c): cloth
-//        that enters at a jump cut is refined at the cut). Last, the ceiling of the saving: in the --no-view run, all
+//        fidelity: the median on-screen length (pixels) of the cloth edges in the frustum, the same over the cloth
+//        nothing hides (a depth map of the frame's obstacles and cloth: a garment's back behind its front does not
+//        count), and the difference of material renders (every 6th frame) from the --no-view run. Then per shot,
+//        for the view-dependent and the --no-view run: the largest frame-to-frame change of the faces in view
+//        (counted on the written meshes) outside the camera's cuts and how many exceed 5 %; and the worst visible
+//        edge length at a cut against --no-view, of all the cloth in view, of the cloth nothing hides and of the
+//        cloth that enters the view at the cut (issue 17 (c): cloth that enters at a jump cut is refined at the
+//        cut). Last, the ceiling of the saving: in the --no-view run, all
 //        faces over the faces the camera sees (in the frustum; then also facing it and not hidden behind the body or
 //        other cloth), summed over frames: what a view-dependent run could save at most if it kept the visible cloth
 //        as fine as --no-view (issue 17 (c)) and the cloth out of view cost nothing.
@@ -174,9 +176,14 @@ int benchShots(int argc, char** argv) {
 // The on-screen lengths (pixels) of the cloth edges that `camera` sees in frame `frame` of `out` (an edge is seen
 // when one of its faces reaches into the frustum and both its ends lie beyond the near plane). Adds the number of
 // faces in view to `seenFaces`. With `before` (the camera of the frame before a cut), only the faces that it does not
-// see count: the cloth that enters the view at the cut.
+// see count: the cloth that enters the view at the cut. With `unhidden` (a window of `camera` alone with the frame's
+// depth maps, frameDepthWindow), a face must also have a node that nothing hides: the cloth in the image, whichever
+// side of it shows (a skirt's back behind its front does not count; its inside seen under the hem does).
 std::vector<double> visibleEdgePixels(const fs::path& out, const Shot& shot, const Camera& camera, int frame,
-                                      int& seenFaces, const Camera* before = nullptr) {
+                                      int& seenFaces, const Camera* before = nullptr,
+                                      const ViewWindow* unhidden = nullptr) {
+  ViewParams occludedOnly;
+  occludedOnly.occlusion = true;
   std::vector<double> lengths;
   for (const ClothSpec& cloth : shot.cloths) {
     const Mesh mesh = readObj(clothFrameFile(out, cloth.name, frame));
@@ -184,7 +191,8 @@ std::vector<double> visibleEdgePixels(const fs::path& out, const Shot& shot, con
     for (size_t f = 0; f < mesh.faces.size(); ++f) {
       const Tri n = mesh.faceNodes(int(f));
       const Vec3 &a = mesh.nodes[n[0]].x, &b = mesh.nodes[n[1]].x, &c = mesh.nodes[n[2]].x;
-      seen[f] = faceInView(camera, a, b, c, ViewParams{}) && !(before && faceInView(*before, a, b, c, ViewParams{}));
+      seen[f] = (unhidden ? faceInView(*unhidden, a, b, c, occludedOnly) : faceInView(camera, a, b, c, ViewParams{})) &&
+                !(before && faceInView(*before, a, b, c, ViewParams{}));
       seenFaces += seen[f];
     }
     for (const Edge& e : mesh.edges) {
@@ -217,6 +225,8 @@ struct FilmRun {
   std::vector<double> edgePerFrame;   // per frame 0..N: the median visible edge length (px), -1 when none is seen
   std::vector<double> enteringPerFrame;  // at each cut frame: the same over the cloth entering the view, -1: none
   std::vector<double> visiblePerFrame;  // per frame 0..N: faces in the camera's view, summed over cloths (-1: frame 0)
+  double unhiddenEdgePixels = 0;         // the same as edgePixels over the faces nothing hides (visibleEdgePixels)
+  std::vector<double> unhiddenPerFrame;  // per frame 0..N: the median edge length of those faces (px), -1: none
   double imageMean = 0, imageShare = 0;  // against the --no-view run: mean pixel difference (0..255), share > 16
 };
 
@@ -265,6 +275,22 @@ std::pair<double, int> worstEdgeAtCuts(const std::vector<double>& view, const st
   return worst;
 }
 
+// A window of the camera of frame `frame` alone, with a depth map of everything in the frame of `out` that can hide
+// cloth (its obstacles and every cloth, as the `occlusion` key renders them).
+ViewWindow frameDepthWindow(const fs::path& out, const Shot& shot, const CameraPath& path, int frame) {
+  Occluders occluders;
+  for (const ClothSpec& cloth : shot.cloths) occluders.add(readObj(clothFrameFile(out, cloth.name, frame)));
+  for (const fs::path& file : obstacleFrameFiles(out, frame)) {
+    const RenderMesh obstacle = obstacleRenderMesh(file);
+    occluders.add(obstacle.positions, obstacle.triangles);
+  }
+  ViewParams currentOnly;
+  currentOnly.anticipationFrames = currentOnly.fullFrames = 0;
+  ViewWindow window = makeViewWindow(path, frame / shot.fps, 1.0 / shot.fps, currentOnly);
+  addOcclusion(window, occluders);
+  return window;
+}
+
 // Issue 17 (a) against (c): how much a view-dependent run could save at most. Counted on the --no-view run's written
 // meshes, per frame: all faces, the faces reaching into the frustum, and of those the ones facing the camera and not
 // hidden (a depth map of the frame's obstacles and cloth, as `occlusion` renders it). Back faces count as hidden
@@ -277,21 +303,10 @@ SavingCeiling savingCeiling(const fs::path& out, const Shot& shot, const CameraP
   SavingCeiling sum;
   ViewParams frustumOnly, seenOnly;
   seenOnly.backface = seenOnly.occlusion = true;
-  seenOnly.anticipationFrames = seenOnly.fullFrames = 0;  // the current camera alone
   for (int frame = 1; frame <= frames; ++frame) {
-    std::vector<Mesh> cloths;
-    Occluders occluders;
+    const ViewWindow window = frameDepthWindow(out, shot, path, frame);
     for (const ClothSpec& cloth : shot.cloths) {
-      cloths.push_back(readObj(clothFrameFile(out, cloth.name, frame)));
-      occluders.add(cloths.back());
-    }
-    for (const fs::path& file : obstacleFrameFiles(out, frame)) {
-      const RenderMesh obstacle = obstacleRenderMesh(file);
-      occluders.add(obstacle.positions, obstacle.triangles);
-    }
-    ViewWindow window = makeViewWindow(path, frame / shot.fps, 1.0 / shot.fps, seenOnly);
-    addOcclusion(window, occluders);
-    for (const Mesh& mesh : cloths)
+      const Mesh mesh = readObj(clothFrameFile(out, cloth.name, frame));
       for (size_t f = 0; f < mesh.faces.size(); ++f) {
         const Tri n = mesh.faceNodes(int(f));
         const Vec3 &a = mesh.nodes[n[0]].x, &b = mesh.nodes[n[1]].x, &c = mesh.nodes[n[2]].x;
@@ -299,6 +314,7 @@ SavingCeiling savingCeiling(const fs::path& out, const Shot& shot, const CameraP
         sum.inFrustum += faceInView(window.cameras[window.current], a, b, c, frustumOnly);
         sum.seen += faceInView(window, a, b, c, seenOnly);
       }
+    }
   }
   return sum;
 }
@@ -327,11 +343,17 @@ FilmRun runFilm(const fs::path& file, const fs::path& camera, int frames, const 
   run.edgePerFrame.assign(frames + 1, -1.0);
   run.enteringPerFrame.assign(frames + 1, -1.0);
   run.visiblePerFrame.assign(frames + 1, -1.0);
+  run.unhiddenPerFrame.assign(frames + 1, -1.0);
+  std::vector<double> unhiddenPerFrame;
   const std::vector<int> cuts = cutFrames(path, shot.fps, frames);
   for (int frame = 1; frame <= frames; ++frame) {
-    int seenFaces = 0;
+    int seenFaces = 0, unhiddenFaces = 0;
     std::vector<double> lengths = visibleEdgePixels(out, shot, path.at(frame / shot.fps), frame, seenFaces);
     run.visiblePerFrame[frame] = seenFaces;
+    const ViewWindow depth = frameDepthWindow(out, shot, path, frame);
+    const std::vector<double> unhidden =
+        visibleEdgePixels(out, shot, path.at(frame / shot.fps), frame, unhiddenFaces, nullptr, &depth);
+    if (!unhidden.empty()) unhiddenPerFrame.push_back(run.unhiddenPerFrame[frame] = median(unhidden));
     if (lengths.empty()) continue;
     run.edgePerFrame[frame] = median(lengths);
     perFrame.push_back(run.edgePerFrame[frame]);
@@ -342,6 +364,7 @@ FilmRun runFilm(const fs::path& file, const fs::path& camera, int frames, const 
     if (entering >= kFewestEntering) run.enteringPerFrame[frame] = median(fresh);
   }
   run.edgePixels = median(perFrame);
+  run.unhiddenEdgePixels = median(unhiddenPerFrame);
   return run;
 }
 
@@ -365,8 +388,8 @@ int benchFilm(int argc, char** argv) {
   const std::vector<fs::path> shots = shotArguments(argc, argv, {"skirt_walk", "cape_run", "crowd"}, frames);
   const fs::path folder = outputFolder("adacloth_bench_view_film");
   std::printf("character shots seen by their film cameras (medians over frames 1..N of sums over cloths)\n\n");
-  std::printf("| shot | run | frames | faces | ms / frame | visible edge (px) | image difference from --no-view "
-              "(mean, share > 16) |\n|---|---|---:|---:|---:|---:|---:|\n");
+  std::printf("| shot | run | frames | faces | ms / frame | visible edge (px) | unhidden edge (px) | image difference "
+              "from --no-view (mean, share > 16) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> poppingRows, ceilingRows;
   for (const fs::path& file : shots) {
     const Shot shot = loadShot(file);
@@ -382,28 +405,31 @@ int benchFilm(int argc, char** argv) {
     auto row = [&](const char* name, const FilmRun& r, bool compared) {
       char diff[64] = "–";
       if (compared) std::snprintf(diff, sizeof diff, "%.1f, %.1f %%", r.imageMean, 100 * r.imageShare);
-      std::printf("| %s | %s | %d | %.0f | %.0f | %.1f | %s |\n", shot.name.c_str(), name, n, r.figures.faces,
-                  r.figures.msPerFrame, r.edgePixels, diff);
+      std::printf("| %s | %s | %d | %.0f | %.0f | %.1f | %.1f | %s |\n", shot.name.c_str(), name, n, r.figures.faces,
+                  r.figures.msPerFrame, r.edgePixels, r.unhiddenEdgePixels, diff);
     };
     row("view-dependent", view, true);
     row("--no-view", plain, false);
     row("uniform at size_min", uniform, true);
-    std::printf("| %s | time --no-view / view | | %.2fx faces | %.2fx | | |\n", shot.name.c_str(),
+    std::printf("| %s | time --no-view / view | | %.2fx faces | %.2fx | | | |\n", shot.name.c_str(),
                 plain.figures.faces / view.figures.faces, plain.figures.msPerFrame / view.figures.msPerFrame);
-    std::printf("| %s | time uniform / view | | %.2fx faces | %.2fx | | |\n", shot.name.c_str(),
+    std::printf("| %s | time uniform / view | | %.2fx faces | %.2fx | | | |\n", shot.name.c_str(),
                 uniform.figures.faces / view.figures.faces, uniform.figures.msPerFrame / view.figures.msPerFrame);
     std::fflush(stdout);
     const std::vector<int> cuts = cutFrames(loadCameraPath(camera), shot.fps, n);
     const Jumps jv = faceCountJumps(view.visiblePerFrame, cuts), jp = faceCountJumps(plain.visiblePerFrame, cuts);
     const auto [edge, edgeFrame] = worstEdgeAtCuts(view.edgePerFrame, plain.edgePerFrame, cuts);
     const auto [fresh, freshFrame] = worstEdgeAtCuts(view.enteringPerFrame, plain.enteringPerFrame, cuts);
-    char text[400], atCuts[64] = "no cut", entering[64] = "none enters";
+    const auto [shown, shownFrame] = worstEdgeAtCuts(view.unhiddenPerFrame, plain.unhiddenPerFrame, cuts);
+    char text[400], atCuts[64] = "no cut", unhiddenAtCuts[64] = "no cut", entering[64] = "none enters";
     if (edgeFrame > 0) std::snprintf(atCuts, sizeof atCuts, "%+.1f %% (frame %d)", 100 * edge, edgeFrame);
+    if (shownFrame > 0)
+      std::snprintf(unhiddenAtCuts, sizeof unhiddenAtCuts, "%+.1f %% (frame %d)", 100 * shown, shownFrame);
     if (freshFrame > 0) std::snprintf(entering, sizeof entering, "%+.1f %% (frame %d)", 100 * fresh, freshFrame);
     std::snprintf(text, sizeof text,
-                  "| %s | %zu | %.1f %% (frame %d), %d of %d | %.1f %% (frame %d), %d of %d | %s | %s |",
+                  "| %s | %zu | %.1f %% (frame %d), %d of %d | %.1f %% (frame %d), %d of %d | %s | %s | %s |",
                   shot.name.c_str(), cuts.size(), 100 * jv.largest, jv.frame, jv.above5, jv.transitions,
-                  100 * jp.largest, jp.frame, jp.above5, jp.transitions, atCuts, entering);
+                  100 * jp.largest, jp.frame, jp.above5, jp.transitions, atCuts, unhiddenAtCuts, entering);
     poppingRows.push_back(text);
     const SavingCeiling most = savingCeiling(folder / (shot.name + "_plain"), shot, loadCameraPath(camera), n);
     std::snprintf(text, sizeof text, "| %s | %.2fx | %.2fx | %.2fx faces, %.2fx time | %.1fx | %.2fx faces |",
@@ -413,10 +439,12 @@ int benchFilm(int argc, char** argv) {
     ceilingRows.push_back(text);
   }
   std::printf("\nfaces in view from frame to frame outside the cuts (largest change, changes above 5 %%), and the "
-              "visible edges at the cuts, view-dependent vs --no-view: of all the cloth in view, and of the cloth that "
-              "enters the view at the cut (in view after it, not in the view of the frame before)\n\n| shot | cuts | "
+              "visible edges at the cuts, view-dependent vs --no-view: of all the cloth in view, of the cloth nothing "
+              "hides, and of the cloth that enters the view at the cut (in view after it, not in the view of the frame "
+              "before)\n\n| shot | cuts | "
               "view-dependent: largest change, above 5 %% | --no-view: largest change, above 5 %% | visible edge at a "
-              "cut, worst | entering cloth's edge at a cut, worst |\n|---|---:|---:|---:|---:|---:|\n");
+              "cut, worst | unhidden edge at a cut, worst | entering cloth's edge at a cut, worst |\n"
+              "|---|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string& row : poppingRows) std::printf("%s\n", row.c_str());
   std::printf("\nthe ceiling of the saving: --no-view faces over the faces its camera sees, summed over frames (what a "
               "view-dependent run keeping the visible cloth as fine would save if cloth out of view cost nothing), "
