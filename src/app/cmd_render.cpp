@@ -149,6 +149,7 @@ void renderFrames(const ShotOutput& output, const fs::path& folder, const Camera
     std::vector<RenderMesh> meshes;
     size_t faces = 0;
     for (size_t c = 0; c < m.cloths.size(); ++c) {
+      style.viewFactor = c < output.clothViews.size() ? output.clothViews[c] : ViewFactorOptions{};
       meshes.push_back(clothRenderMesh(m.cloths[c], int(c), style));
       faces += m.cloths[c].faces.size();
     }

@@ -191,6 +191,7 @@ ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
   v.minPixels = j["min_pixels"].get<double>();
   v.backface = j["backface"].get<bool>();
   v.fBack = j["f_back"].get<double>();
+  v.backRamp = j["back_ramp"].get<double>();
   v.occlusion = j["occlusion"].get<bool>();
   v.silhouetteThreshold = j["silhouette_threshold"].get<double>();
   v.memorySeconds = j["memory"].get<double>();

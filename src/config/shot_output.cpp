@@ -30,6 +30,35 @@ int frameNumberOf(const std::string& name, const std::string& prefix) {
   return frame;
 }
 
+// The view settings `render --color view` draws a cloth with: its resolved `view` object, or the defaults when it
+// has none (a preview of `view: {}`).
+template <class Bad>
+ViewFactorOptions clothViewOptions(const config::Json& cloth, const std::string& pointer, const Bad& bad) {
+  ViewFactorOptions options;
+  if (!cloth.contains("view") || cloth["view"].is_null()) return options;
+  const config::Json& view = cloth["view"];
+  if (!view.is_object()) throw bad(pointer + "/view", "expected an object");
+  auto factor = [&](const char* key, double& value) {
+    if (!view.contains(key)) return;
+    if (!view[key].is_number() || !(view[key].get<double>() > 0) || !(view[key].get<double>() <= 1))
+      throw bad(pointer + "/view/" + key, "expected a number in (0, 1]");
+    value = view[key].get<double>();
+  };
+  factor("f_out", options.fOut);
+  factor("f_back", options.fBack);
+  if (view.contains("back_ramp")) {
+    if (!view["back_ramp"].is_number() || !(view["back_ramp"].get<double>() >= 0) ||
+        !(view["back_ramp"].get<double>() <= 1))
+      throw bad(pointer + "/view/back_ramp", "expected a number in [0, 1]");
+    options.backRamp = view["back_ramp"].get<double>();
+  }
+  if (view.contains("backface")) {
+    if (!view["backface"].is_boolean()) throw bad(pointer + "/view/backface", "expected true or false");
+    options.backFacesHidden = view["backface"].get<bool>();
+  }
+  return options;
+}
+
 }  // namespace
 
 std::vector<int> listClothFrames(const fs::path& out, const std::string& cloth) {
@@ -71,6 +100,7 @@ ShotOutput readShotOutput(const fs::path& out) {
     if (!c.is_object() || !c.contains("name") || !c["name"].is_string())
       throw bad("/cloths/" + std::to_string(i) + "/name", "expected the cloth's name (string)");
     result.cloths.push_back(c["name"].get<std::string>());
+    result.clothViews.push_back(clothViewOptions(c, "/cloths/" + std::to_string(i), bad));
   }
   result.frames = listClothFrames(out, result.cloths.front());
   if (result.frames.empty())

@@ -1,10 +1,12 @@
 #pragma once
 // What `adacloth simulate` left in an output folder (docs/design.md §8), as `render` needs it: the resolved shot (fps,
-// camera, cloth names), which frames exist, and the mesh files of a frame.
+// camera, cloth names and their view settings), which frames exist, and the mesh files of a frame.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "view/view_factor.h"
 
 namespace adacloth {
 
@@ -13,6 +15,7 @@ struct ShotOutput {
   double fps = 24.0;                                // frames per second (frame f is at time f / fps)
   std::optional<std::filesystem::path> camera;      // the shot's camera path, absolute
   std::vector<std::string> cloths;                  // cloth names, in shot order
+  std::vector<ViewFactorOptions> clothViews;        // per cloth: its `view` settings (a cloth without one: defaults)
   std::vector<int> frames;                          // frames whose first cloth's OBJ exists, ascending
 };
 

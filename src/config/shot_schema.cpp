@@ -189,6 +189,11 @@ Field viewSchema() {
                        "than the default f_out: a garment's back lies against the body, where the legs push it, and "
                        "as coarse as cloth out of frame it stretched and snagged more often (docs/view-dependent.md).")
           .inUnit("1").atLeast(0, true).atMost(1).defaults(d.view.fBack),
+      number("back_ramp", "How far past the silhouette a back face's view factor falls from 1 to f_back, as the "
+                          "cosine between its normal and the direction to the camera (0: at once). Faces that "
+                          "folds and turns tip across the silhouette then change resolution gradually, not all at "
+                          "once (docs/view-dependent.md).").inUnit("1").atLeast(0).atMost(1)
+          .defaults(d.view.backRamp),
       boolean("occlusion", "Faces hidden behind obstacles or cloth (this one included) count as out of view, by "
                            "the distance they lie behind the visible surface, with the same margin and "
                            "anticipation (a 128-pixel-high depth pre-pass per camera of the window).")

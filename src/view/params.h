@@ -14,6 +14,7 @@ struct ViewParams {
   double minPixels = 2.0;          // pixels: shortest edge a visible face is refined to on screen
   bool backface = false;           // back-facing faces count as out of view (garments); off for flags, curtains
   double fBack = 0.3;              // view factor of back faces in the frustum that `backface` hides, in (0, 1]
+  double backRamp = 0.0;           // cosine past the silhouette over which a back face's factor falls from 1 to fBack
   bool occlusion = false;          // faces hidden behind obstacles or cloth count as out of view (depth pre-pass)
   double silhouetteThreshold = 0.2;  // view factor jump across a vert above which it takes the tensor max
   double memorySeconds = 0.15;     // s: fade time of the memory of the resolution seen (view_memory.h); 0: off

@@ -1,12 +1,18 @@
 #include "view/view_factor.h"
 
+#include <algorithm>
+
 namespace adacloth {
 
 double basicViewFactor(const Camera& camera, const Vec3& centroid, const Vec3& normal,
                        const ViewFactorOptions& options) {
   if (!camera.inFrustum(centroid)) return options.fOut;
-  if (options.backFacesHidden && !camera.isFrontFacing(centroid, normal)) return options.fOut;
-  return 1.0;
+  if (!options.backFacesHidden || camera.isFrontFacing(centroid, normal)) return 1.0;
+  const Vec3 toEye = camera.eye - centroid;
+  const double length = normal.norm() * toEye.norm();
+  if (!(options.backRamp > 0.0) || !(length > 0.0)) return options.fBack;
+  const double t = std::min(1.0, -normal.dot(toEye) / (length * options.backRamp));
+  return 1.0 + t * (options.fBack - 1.0);
 }
 
 std::vector<double> basicViewFactors(const Mesh& mesh, const Camera& camera, const ViewFactorOptions& options) {

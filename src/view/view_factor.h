@@ -3,7 +3,8 @@
 // f_out for faces it cannot see. Face sizing is later scaled by F^2.
 //
 // This is only step 1 of docs/design.md §4 ("basic visibility"): F = 1 for a face whose centroid is inside the frustum
-// and that is front-facing, f_out otherwise. `adacloth render --color view` draws this basic factor.
+// and, when the cloth hides back faces, front-facing; f_back for a hidden back face in the frustum; f_out outside it.
+// `adacloth render --color view` draws this basic factor with each cloth's own `view` settings.
 //
 // The simulation uses the full field instead (view_factor_field.h, docs/view-dependent.md), which differs in three
 // ways: (1) a face counts as inside when any of its nodes is (not its centroid); (2) outside the frustum the factor
@@ -15,12 +16,16 @@
 
 #include "mesh/mesh.h"
 #include "view/camera.h"
+#include "view/params.h"
 
 namespace adacloth {
 
+// The defaults are those of a cloth's `view` (params.h).
 struct ViewFactorOptions {
-  double fOut = 0.1;              // factor of faces out of view, in (0, 1]
-  bool backFacesHidden = true;    // back-facing counts as out of view (garments); off for flags and curtains
+  double fOut = ViewParams{}.fOut;                // factor of faces out of the frustum, in (0, 1]
+  bool backFacesHidden = ViewParams{}.backface;   // back faces are hidden (garments); off for flags and curtains
+  double fBack = ViewParams{}.fBack;              // factor of hidden back faces in the frustum, in (0, 1]
+  double backRamp = ViewParams{}.backRamp;        // cosine past the silhouette over which it falls to fBack
 };
 
 // Basic view factor of one face given its centroid (m) and unit outward normal.

@@ -237,12 +237,13 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(v.minPixels == 2.0);
   CHECK_FALSE(v.backface);
   CHECK(v.fBack == 0.3);
+  CHECK(v.backRamp == 0.0);
   CHECK_FALSE(v.occlusion);
   CHECK(v.silhouetteThreshold == 0.2);
   CHECK(v.memorySeconds == 0.15);
   CHECK(unordered(shot.resolved["cloths"][0]["view"]) ==
         unordered(R"({"f_out": 0.1, "margin": 0.2, "anticipation": {"frames": 12, "full_frames": 4, "cut_ramp": true},)"
-                            R"( "min_pixels": 2.0, "backface": false, "f_back": 0.3, "occlusion": false,)"
+                            R"( "min_pixels": 2.0, "backface": false, "f_back": 0.3, "back_ramp": 0.0, "occlusion": false,)"
                             R"( "silhouette_threshold": 0.2, "memory": 0.15})"));
   // upsample {"operator": ...}
   REQUIRE(cloth.upsample);

@@ -33,3 +33,30 @@ TEST_CASE("obstacles: the latest file at or before the frame, per obstacle", "[r
   CHECK_THROWS_AS(obstacleRenderMesh(out / "obstacles" / "bad_00000.obj"), InputError);
   fs::remove_all(out);
 }
+
+TEST_CASE("readShotOutput: each cloth's view settings, the defaults without one, a bad value named", "[render]") {
+  const fs::path out = fs::temp_directory_path() / "adacloth_shot_output_views_test";
+  fs::remove_all(out);
+  fs::create_directories(out / "frames");
+  std::ofstream(out / "frames" / "skirt_00000.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  auto write = [&](const std::string& skirtView) {
+    std::ofstream(out / "shot.resolved.json")
+        << R"({"fps": 24, "cloths": [{"name": "skirt", "view": )" + skirtView + R"(}, {"name": "flag"}]})";
+  };
+  write(R"({"f_out": 0.2, "backface": true, "f_back": 0.5, "back_ramp": 0.25, "margin": 0.2})");
+  const ShotOutput output = readShotOutput(out);
+  REQUIRE(output.clothViews.size() == 2);
+  CHECK(output.clothViews[0].fOut == 0.2);
+  CHECK(output.clothViews[0].backFacesHidden);
+  CHECK(output.clothViews[0].fBack == 0.5);
+  CHECK(output.clothViews[0].backRamp == 0.25);
+  // No `view`: drawn with the defaults of `view: {}` (back faces not hidden).
+  CHECK(output.clothViews[1].fOut == ViewParams{}.fOut);
+  CHECK_FALSE(output.clothViews[1].backFacesHidden);
+  CHECK(output.clothViews[1].fBack == ViewParams{}.fBack);
+  write(R"({"backface": "yes"})");
+  CHECK_THROWS_WITH(readShotOutput(out), Catch::Contains("/cloths/0/view/backface: expected true or false"));
+  write(R"({"f_back": 0})");
+  CHECK_THROWS_WITH(readShotOutput(out), Catch::Contains("/cloths/0/view/f_back: expected a number in (0, 1]"));
+  fs::remove_all(out);
+}

@@ -137,3 +137,23 @@ TEST_CASE("render: bad input exits with code 2 and a clear message", "[render]")
   CHECK(readText(log).find("no frames") != std::string::npos);
   CHECK_FALSE(fs::exists(out / "render"));
 }
+
+TEST_CASE("render --color view draws each cloth with its own backface and f_back", "[render]") {
+  TempDir dir("adacloth_render_view_options_test");
+  const fs::path out = dir.path / "out", log = dir.path / "log.txt";
+  writeOutputFolder(out, true);
+  // The sheet lies in z = 0 with its front towards +z; a camera behind it sees its back.
+  std::ofstream(out / "cam.json") << R"({"width": 96, "height": 54, "keyframes": [
+      {"time": 0, "eye": [0.5, 0.6, -2.0], "target": [0.5, 0.5, 0.0]}]})";
+  auto renderWith = [&](const std::string& view) {
+    std::ofstream(out / "shot.resolved.json") << R"({"name": "t", "fps": 2, "frames": 1, "camera": ")" +
+                                                     (out / "cam.json").string() +
+                                                     R"(", "cloths": [{"name": "sheet", "view": )" + view + "}]}";
+    REQUIRE(run("render " + out.string() + " --quiet --frames 0 --color view --no-ground", log) == 0);
+    return readPng(out / "render" / "00000.png").pixels;
+  };
+  const auto shown = renderWith(R"({"backface": false})"), hidden = renderWith(R"({"backface": true, "f_back": 0.3})");
+  CHECK(shown != hidden);  // the back is drawn in view when the cloth does not hide it, at f_back when it does
+  CHECK(renderWith(R"({"backface": true, "f_back": 0.6})") != hidden);
+  CHECK(renderWith("{}") == shown);  // the defaults: back faces not hidden
+}

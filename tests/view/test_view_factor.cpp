@@ -11,6 +11,7 @@
 #include "sizing/sizing_field.h"
 #include "sizing/tensor.h"
 #include "view/screen_clamp.h"
+#include "view/view_factor.h"
 #include "view/view_factor_field.h"
 #include "view/view_sizing.h"
 
@@ -98,6 +99,56 @@ TEST_CASE("f_back sets the factor of hidden back faces; cloth beyond the margin 
   CHECK(backFaceAt(edge - 2.0) == 0.1);
   spec.backface = false;
   CHECK(smoothedViewFactor(cam, a, c, b, spec) == 1.0);  // f_back alone hides nothing
+}
+
+TEST_CASE("back_ramp: a back face's factor falls with the cosine past the silhouette, from 1 to f_back",
+          "[view-dependent]") {
+  const Camera cam = test::stillCameraPath(0.0).at(0.0);
+  ViewParams spec;
+  spec.backface = true;
+  spec.fBack = 0.3;
+  spec.backRamp = 0.5;
+  // A small face at the middle of the view, tilted about y: its normal (counter-clockwise a, b, c) is
+  // (sin t, 0, cos t) and points away from the camera when reversed (a, c, b).
+  const Vec3 centre = cam.eye + 2.0 * cam.forward;
+  auto factorAt = [&](double tiltRad, bool reversed) {
+    const Vec3 u(std::cos(tiltRad), 0.0, -std::sin(tiltRad)), v(0.0, 0.01, 0.0);
+    const Vec3 a = centre - 0.005 * u, b = centre + 0.005 * u, c = centre + v;
+    return reversed ? smoothedViewFactor(cam, a, c, b, spec) : smoothedViewFactor(cam, a, b, c, spec);
+  };
+  const double toEye = std::acos(std::clamp(cam.forward.dot(-Vec3::UnitZ()), -1.0, 1.0));
+  REQUIRE(toEye < 1e-9);  // the still camera looks along -z
+  CHECK(factorAt(0.0, false) == 1.0);
+  CHECK(factorAt(0.0, true) == Approx(0.3));                     // cosine -1: past the ramp
+  // Reversed and tilted by t, the face's cosine with the direction to the eye is about -cos t.
+  CHECK(factorAt(std::acos(0.25), true) == Approx(1.0 - 0.5 * 0.7).epsilon(0.02));  // cosine -0.25: half way
+  CHECK(factorAt(std::acos(0.05), true) == Approx(1.0 - 0.1 * 0.7).epsilon(0.02));  // near the silhouette
+  spec.backRamp = 0.0;
+  CHECK(factorAt(std::acos(0.05), true) == 0.3);  // 0: the step of f_back at the silhouette
+  // Whether a face is in view does not depend on the ramp.
+  spec.backRamp = 0.5;
+  const Vec3 a(0, 0.5, 0), b(0.1, 0.5, 0), c(0, 0.6, 0);
+  CHECK_FALSE(faceInView(cam, a, c, b, spec));
+}
+
+TEST_CASE("the basic factor (render --color view) follows the cloth's backface, f_back and f_out",
+          "[view-dependent]") {
+  const Camera cam = test::stillCameraPath(0.0).at(0.0);
+  const Vec3 inside = cam.eye + 2.0 * cam.forward, outside = cam.eye - 2.0 * cam.forward;
+  const Vec3 towards = -cam.forward, away = cam.forward;
+  ViewFactorOptions options;  // the defaults of a cloth's `view`: back faces not hidden
+  CHECK_FALSE(options.backFacesHidden);
+  CHECK(basicViewFactor(cam, inside, away, options) == 1.0);
+  options.backFacesHidden = true;
+  options.fBack = 0.4;
+  options.fOut = 0.2;
+  CHECK(basicViewFactor(cam, inside, towards, options) == 1.0);
+  CHECK(basicViewFactor(cam, inside, away, options) == 0.4);
+  CHECK(basicViewFactor(cam, outside, towards, options) == 0.2);
+  options.backRamp = 0.5;  // as the simulation's: cosine -1 is past the ramp, -0.25 half way
+  CHECK(basicViewFactor(cam, inside, away, options) == Approx(0.4));
+  const Vec3 tipped = (away + std::sqrt(15.0) * Vec3::UnitX()).normalized();  // cosine -0.25 with the view
+  CHECK(basicViewFactor(cam, inside, tipped, options) == Approx(1.0 - 0.5 * 0.6).epsilon(1e-6));
 }
 
 TEST_CASE("screen-space clamp equals S^T clamp(S^-T M S^-1) S and survives a singular S", "[view-dependent]") {
