@@ -24,6 +24,11 @@
 //        faces over the faces the camera sees (in the frustum; then also facing it and not hidden behind the body or
 //        other cloth), summed over frames: what a view-dependent run could save at most if it kept the visible cloth
 //        as fine as --no-view (issue 17 (c)) and the cloth out of view cost nothing.
+//        bench_view --cuts --reference DIR... --runs DIR...   runs already written (e.g. two ensembles of
+//        tools/ensemble.py, one with --no-view as the reference): a single run's edges at a cut move by 10-20 % from
+//        one trajectory to the next, so this compares means. Per cut of the runs' camera: the mean over runs of the
+//        median on-screen edge of the cloth in the frustum and of the cloth nothing hides, against the references'
+//        mean; and per set, the frames per run whose faces in the frustum change by more than 5 % outside the cuts.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -43,6 +48,7 @@
 #include "config/shot.h"
 #include "config/shot_output.h"
 #include "io/atomic_file.h"
+#include "io/error.h"
 #include "io/obj.h"
 #include "render/compare.h"
 #include "render/frame_scene.h"
@@ -456,6 +462,91 @@ int benchFilm(int argc, char** argv) {
   return 0;
 }
 
+// --cuts: one written run as the film benchmark measures it.
+struct WrittenRun {
+  std::vector<int> cuts;
+  std::vector<double> frustumEdge, unhiddenEdge;  // per cut: the median edge (px), -1 when nothing is seen
+  int above5 = 0;                                 // frames whose faces in the frustum change by more than 5 %
+};
+
+WrittenRun measureWrittenRun(const fs::path& out) {
+  const ShotOutput output = readShotOutput(out);
+  if (!output.camera) throw InputError(out.string() + ": the shot has no camera");
+  Shot shot;
+  shot.fps = output.fps;
+  for (const std::string& name : output.cloths) shot.cloths.emplace_back().name = name;
+  const CameraPath path = loadCameraPath(*output.camera);
+  const int last = output.frames.back();
+  WrittenRun run;
+  run.cuts = cutFrames(path, shot.fps, last);
+  std::vector<double> visible(last + 1, -1.0);
+  for (int frame = 1; frame <= last; ++frame) {
+    int seen = 0;
+    const Camera camera = path.at(frame / shot.fps);
+    const std::vector<double> lengths = visibleEdgePixels(out, shot, camera, frame, seen);
+    visible[frame] = seen;
+    if (std::find(run.cuts.begin(), run.cuts.end(), frame) == run.cuts.end()) continue;
+    const ViewWindow depth = frameDepthWindow(out, shot, path, frame);
+    const std::vector<double> unhidden = visibleEdgePixels(out, shot, camera, frame, seen, nullptr, &depth);
+    run.frustumEdge.push_back(lengths.empty() ? -1.0 : median(lengths));
+    run.unhiddenEdge.push_back(unhidden.empty() ? -1.0 : median(unhidden));
+  }
+  run.above5 = faceCountJumps(visible, run.cuts).above5;
+  return run;
+}
+
+// The mean of the cut-th value over the runs that see cloth there (0 when none does).
+double meanAtCut(const std::vector<WrittenRun>& runs, size_t cut, bool unhidden) {
+  double sum = 0;
+  int count = 0;
+  for (const WrittenRun& r : runs) {
+    const double v = unhidden ? r.unhiddenEdge[cut] : r.frustumEdge[cut];
+    if (v > 0) sum += v, ++count;
+  }
+  return count ? sum / count : 0.0;
+}
+
+int benchCuts(int argc, char** argv) {
+  std::vector<fs::path> reference, runs;
+  std::vector<fs::path>* into = nullptr;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reference") into = &reference;
+    else if (a == "--runs") into = &runs;
+    else if (into) into->emplace_back(a);
+    else throw InputError("bench_view --cuts: expected --reference DIR... --runs DIR..., got '" + a + "'");
+  }
+  if (reference.empty() || runs.empty())
+    throw InputError("bench_view --cuts: expected --reference DIR... --runs DIR... (at least one of each)");
+  auto measureAll = [](const std::vector<fs::path>& dirs) {
+    std::vector<WrittenRun> all;
+    for (const fs::path& dir : dirs) all.push_back(measureWrittenRun(dir));
+    for (const WrittenRun& r : all)
+      if (r.cuts != all.front().cuts) throw InputError("bench_view --cuts: the runs do not share their cuts");
+    return all;
+  };
+  const std::vector<WrittenRun> ref = measureAll(reference), view = measureAll(runs);
+  if (ref.front().cuts != view.front().cuts)
+    throw InputError("bench_view --cuts: the reference and the runs do not share their cuts");
+  std::printf("median on-screen edge (px) at the cuts, mean over %zu runs against %zu reference runs\n\n| cut frame | "
+              "in the frustum: reference | runs | change | nothing hides it: reference | runs | change |\n"
+              "|---:|---:|---:|---:|---:|---:|---:|\n", view.size(), ref.size());
+  for (size_t k = 0; k < view.front().cuts.size(); ++k) {
+    const double rf = meanAtCut(ref, k, false), vf = meanAtCut(view, k, false);
+    const double ru = meanAtCut(ref, k, true), vu = meanAtCut(view, k, true);
+    std::printf("| %d | %.2f | %.2f | %+.1f %% | %.2f | %.2f | %+.1f %% |\n", view.front().cuts[k], rf, vf,
+                rf > 0 ? 100 * (vf / rf - 1) : 0.0, ru, vu, ru > 0 ? 100 * (vu / ru - 1) : 0.0);
+  }
+  auto meanAbove5 = [](const std::vector<WrittenRun>& all) {
+    double sum = 0;
+    for (const WrittenRun& r : all) sum += r.above5;
+    return sum / all.size();
+  };
+  std::printf("\nframes per run whose faces in the frustum change by more than 5 %% outside the cuts: reference "
+              "%.1f, runs %.1f\n", meanAbove5(ref), meanAbove5(view));
+  return 0;
+}
+
 void printRow(const char* name, const Figures& f) {
   std::printf("| %s | %.0f | %s | %.1f | %.1f | %.1f |\n", name, f.faces,
               f.visible >= 0 ? std::to_string(int(f.visible)).c_str() : "–", f.msPerFrame, f.sizingMs, f.remeshMs);
@@ -466,9 +557,18 @@ void printRow(const char* name, const Figures& f) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--shots") return benchShots(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "--film") return benchFilm(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "--cuts") {
+    try {
+      return benchCuts(argc, argv);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 2;
+    }
+  }
   if (argc > 2 || (argc == 2 && std::atoi(argv[1]) <= 0)) {
     std::fprintf(stderr, "usage: bench_view [FRAMES] | --shots [FRAMES] [SHOT.json ...] | --film [FRAMES] "
-                         "[SHOT.json ...] (see the comment at the top of tools/bench_view.cpp)\n");
+                         "[SHOT.json ...] | --cuts --reference DIR... --runs DIR... (see the comment at the top of "
+                         "tools/bench_view.cpp)\n");
     return 2;
   }
   const int frames = argc > 1 ? std::atoi(argv[1]) : 48;

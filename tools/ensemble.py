@@ -12,6 +12,7 @@ unresolved, and with --slivers the cloth-frames holding a face thinner than 1 mm
   python3 tools/ensemble.py conf/crowd.json -o /tmp/ens --tolerances 0.0025:0.0036:12 \\
       --cloth-set view.backface=true --cloth-prefix skirt --slivers
   python3 tools/ensemble.py conf/skirt_walk.json -o /tmp/ens --adacloth /tmp/other/adacloth --label other
+  python3 tools/ensemble.py conf/skirt_walk.json -o /tmp/ens --label plain --no-view   # then bench_view --cuts
 
 Each run is `adacloth simulate` of a copy of the shot (written under -o, its file paths made absolute) on one thread;
 --jobs runs (default 2) go side by side, so wall times are indicative only. A copy the simulator rejects (a bad key
@@ -140,6 +141,8 @@ def main():
     ap.add_argument('--cloth-set', action='append', default=[], help='KEY.PATH=JSON set on each cloth')
     ap.add_argument('--cloth-prefix', default='', help='--cloth-set only on cloths whose name starts with this')
     ap.add_argument('--frames', type=int, help='frames to simulate (default: the shot\'s)')
+    ap.add_argument('--no-view', action='store_true', help='simulate with --no-view (the reference of a view-dependent '
+                    'ensemble: bench_view --cuts)')
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--slivers', action='store_true', help='count thin faces and short edges in the frame OBJs')
     args = ap.parse_args()
@@ -176,6 +179,8 @@ def main():
         cmd = [args.adacloth, 'simulate', path, '-o', out, '-q', '--threads', '1']
         if args.frames is not None:
             cmd += ['--frames', str(args.frames)]
+        if args.no_view:
+            cmd.append('--no-view')
         env = dict(os.environ, OMP_NUM_THREADS='1')
         done = subprocess.run(cmd, capture_output=True, text=True, env=env)
         return tag, done.returncode, done.stderr.strip().splitlines()[-1:] if done.stderr else []
