@@ -4,15 +4,18 @@
 
 namespace adacloth {
 
+double backFaceFactor(double cosineToEye, double fBack, double backRamp) {
+  if (!(backRamp > 0.0)) return fBack;
+  return 1.0 + std::clamp(-cosineToEye / backRamp, 0.0, 1.0) * (fBack - 1.0);
+}
+
 double basicViewFactor(const Camera& camera, const Vec3& centroid, const Vec3& normal,
                        const ViewFactorOptions& options) {
   if (!camera.inFrustum(centroid)) return options.fOut;
   if (!options.backFacesHidden || camera.isFrontFacing(centroid, normal)) return 1.0;
   const Vec3 toEye = camera.eye - centroid;
   const double length = normal.norm() * toEye.norm();
-  if (!(options.backRamp > 0.0) || !(length > 0.0)) return options.fBack;
-  const double t = std::min(1.0, -normal.dot(toEye) / (length * options.backRamp));
-  return 1.0 + t * (options.fBack - 1.0);
+  return backFaceFactor(length > 0.0 ? normal.dot(toEye) / length : 0.0, options.fBack, options.backRamp);
 }
 
 std::vector<double> basicViewFactors(const Mesh& mesh, const Camera& camera, const ViewFactorOptions& options) {

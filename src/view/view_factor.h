@@ -28,6 +28,11 @@ struct ViewFactorOptions {
   double backRamp = ViewParams{}.backRamp;        // cosine past the silhouette over which it falls to fBack
 };
 
+// Fb of a back face whose normal makes cosine `cosineToEye` (< 0) with the direction to the eye: 1 at the silhouette,
+// falling linearly to fBack at -backRamp (fBack at once when backRamp is 0). Shared by the simulation's field and the
+// basic factor.
+double backFaceFactor(double cosineToEye, double fBack, double backRamp);
+
 // Basic view factor of one face given its centroid (m) and unit outward normal.
 double basicViewFactor(const Camera& camera, const Vec3& centroid, const Vec3& normal,
                        const ViewFactorOptions& options = {});

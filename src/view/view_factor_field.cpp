@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "view/view_factor.h"
+
 namespace adacloth {
 
 double anticipationWeight(int i, int fullFrames, int windowFrames) {
@@ -69,14 +71,12 @@ bool hiddenBackFace(const Camera& camera, const Vec3& a, const Vec3& b, const Ve
 // step there, each tip refines or coarsens a face fully, and the faces in the frustum jump. crowd's skirts on its film
 // camera, 4 runs each: 24.8 frames per run changing by more than 5 % with `backface`, 15.2 without, 17.5 with
 // back_ramp 0.5 (at 1.08x the faces of the step). skirt_walk did not gain (34.3 and 36.0), so the default is the step.
-double backFaceFactor(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
+double backFaceFactorOf(const Camera& camera, const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   if (!hiddenBackFace(camera, a, b, c, spec)) return 1.0;
   if (spec.backRamp <= 0.0) return spec.fBack;
   const Vec3 normal = (b - a).cross(c - a), toEye = camera.eye - (a + b + c) / 3.0;
   const double length = normal.norm() * toEye.norm();
-  const double cosine = length > 0.0 ? normal.dot(toEye) / length : 0.0;
-  const double t = std::clamp(-cosine / spec.backRamp, 0.0, 1.0);
-  return 1.0 + t * (spec.fBack - 1.0);
+  return backFaceFactor(length > 0.0 ? normal.dot(toEye) / length : 0.0, spec.fBack, spec.backRamp);
 }
 
 // F2 with the camera's frustum planes given.
@@ -84,7 +84,7 @@ double smoothedViewFactor(const Camera& camera, const std::array<Plane, 6>& plan
                           const Vec3& a, const Vec3& b, const Vec3& c, const ViewParams& spec) {
   const double d = faceFrustumDistance(planes, a, b, c, depth);
   const double delta = spec.margin > 0 ? std::clamp(d / spec.margin, 0.0, 1.0) : (d > 0 ? 1.0 : 0.0);
-  const double fb = backFaceFactor(camera, a, b, c, spec);
+  const double fb = backFaceFactorOf(camera, a, b, c, spec);
   return (1.0 - delta) * fb + delta * spec.fOut;
 }
 
