@@ -38,20 +38,18 @@ ViewFactorOptions clothViewOptions(const config::Json& cloth, const std::string&
   if (!cloth.contains("view") || cloth["view"].is_null()) return options;
   const config::Json& view = cloth["view"];
   if (!view.is_object()) throw bad(pointer + "/view", "expected an object");
-  auto factor = [&](const char* key, double& value) {
+  // A number in (0, 1], or [0, 1] when zero is allowed.
+  auto unitNumber = [&](const char* key, double& value, bool zeroAllowed) {
     if (!view.contains(key)) return;
-    if (!view[key].is_number() || !(view[key].get<double>() > 0) || !(view[key].get<double>() <= 1))
-      throw bad(pointer + "/view/" + key, "expected a number in (0, 1]");
-    value = view[key].get<double>();
+    const bool number = view[key].is_number();
+    const double x = number ? view[key].get<double>() : 0.0;
+    if (!number || !(zeroAllowed ? x >= 0 : x > 0) || !(x <= 1))
+      throw bad(pointer + "/view/" + key, zeroAllowed ? "expected a number in [0, 1]" : "expected a number in (0, 1]");
+    value = x;
   };
-  factor("f_out", options.fOut);
-  factor("f_back", options.fBack);
-  if (view.contains("back_ramp")) {
-    if (!view["back_ramp"].is_number() || !(view["back_ramp"].get<double>() >= 0) ||
-        !(view["back_ramp"].get<double>() <= 1))
-      throw bad(pointer + "/view/back_ramp", "expected a number in [0, 1]");
-    options.backRamp = view["back_ramp"].get<double>();
-  }
+  unitNumber("f_out", options.fOut, false);
+  unitNumber("f_back", options.fBack, false);
+  unitNumber("back_ramp", options.backRamp, true);
   if (view.contains("backface")) {
     if (!view["backface"].is_boolean()) throw bad(pointer + "/view/backface", "expected true or false");
     options.backFacesHidden = view["backface"].get<bool>();
