@@ -142,22 +142,41 @@ void followAnchors(const CollisionMesh& w, CollisionState& s, const std::vector<
   }
 }
 
-// Pairs left colliding inside one zone that touches an obstacle, after it moved. Riding a deforming body is not rigid,
-// so a pair inside such a zone can still approach (crowd, frame 92: a body vertex rose 0.05 mm towards a cloth face
+// True when both sides of the contact have a held node (invMass 0, a handle's or an obstacle's) with weight in it.
+// A zone's blend moves the free nodes with the held faces near them, but such a pair's held nodes approach on their
+// own (a gathered waistband bound to a body folding onto itself, a free node an edge's tenth from a held end).
+bool heldOnBothSides(const CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g) {
+  bool positive = false, negative = false;
+  for (int i = 0; i < 4; ++i)
+    if (s.invMass[nodes[i]] == 0) {
+      positive = positive || g.weights[i] > 0;
+      negative = negative || g.weights[i] < 0;
+    }
+  return positive && negative;
+}
+
+// Pairs left colliding inside one zone after it moved. Riding a deforming body is not rigid, so a pair inside a zone
+// that touches an obstacle can still approach (crowd, frame 92: a body vertex rose 0.05 mm towards a cloth face
 // spanned over it as the skin sharpened a crease, from 0.27 mm, within the CCD tolerance). Growing the zone cannot
 // help, since the pair is in it already; such pairs get the CCD response (only free members move), kept while the
-// zone does not grow. Zones held only by handles are left to their blend, which keeps a node between held layers
-// that close in on it: pushing there along one contact normal made skirt_walk at 1 cm worse (7 intersecting pairs
-// against 1, one run each). `obstacleZone` flags the representatives of zones with an obstacle node. Returns true
-// when it pushed a pair.
-bool pushInsideObstacleZones(const CollisionMesh& w, CollisionState& s, const std::vector<Hit>& hits, Zones& zones,
-                             const std::vector<char>& inZone, const std::vector<char>& obstacleZone,
-                             const CollisionParams& p) {
+// zone does not grow. In a zone held only by handles the blend comes first, since it keeps a node between held
+// layers that close in on it: pushing there from the first pass made skirt_walk at 1 cm worse (7 intersecting pairs
+// against 1, one run each). Two kinds of pairs are pushed there all the same: those with held nodes on both sides,
+// which no blend answers, from the first pass; and, once `late` (half the passes ran), whatever the blend has not
+// answered. A waistband bound to a body that folds onto itself left one pair of the first kind per step, and where
+// it gathered, pairs of free cloth squeezed against held edges (crowd.silk.4steps frames 79-91). Pairs on held
+// features (onHeldFeatures) are the handles' and are not pushed. `obstacleZone` flags the representatives of zones
+// with an obstacle node. Returns true when it pushed a pair.
+bool pushInsideZones(const CollisionMesh& w, CollisionState& s, const std::vector<Hit>& hits, Zones& zones,
+                     const std::vector<char>& inZone, const std::vector<char>& obstacleZone, bool late,
+                     const CollisionParams& p) {
   bool pushed = false;
   for (const Hit& h : hits) {
     const auto nodes = candidateNodes(w, h.candidate);
     const int zone = zones.find(nodes[0]);
-    bool inside = inZone[nodes[0]] && obstacleZone[zone];
+    const bool pushable = obstacleZone[zone] || ((late || heldOnBothSides(s, nodes, h.g)) &&
+                                                 !onHeldFeatures(s, nodes, h.g));
+    bool inside = inZone[nodes[0]] && pushable;
     for (int k = 1; k < 4; ++k) inside = inside && inZone[nodes[k]] && zones.find(nodes[k]) == zone;
     if (inside) pushed = separate(s, nodes, h.g, 0.1 * p.thickness, frictionOf(w, nodes, p)) || pushed;
   }
@@ -231,7 +250,8 @@ int impactZones(const CollisionMesh& w, CollisionState& s, std::vector<Hit> hits
     st.zones = std::max(st.zones, count);
     ++st.zonePasses;
     hits = detector.detect(w, s);
-    if (pushInsideObstacleZones(w, s, hits, zones, inZone, obstacleZone, p)) hits = detector.detect(w, s);
+    const bool late = pass >= p.zoneIterations / 2;
+    if (pushInsideZones(w, s, hits, zones, inZone, obstacleZone, late, p)) hits = detector.detect(w, s);
   }
   // What is left on held features (a gathered waistband bound to the body meeting itself) is the handles' to decide:
   // the zones above keep the free nodes around it with the held faces, but no pass can move the contact itself.

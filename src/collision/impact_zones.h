@@ -36,9 +36,10 @@ void moveZoneRigidly(const CollisionMesh& w, CollisionState& s, const std::vecto
 
 // Step 4: zones from `hits` (the collisions left after the CCD passes), moved, then re-detected with `detector`;
 // pairs then colliding inside one zone that touches an obstacle (a deforming body moves it non-rigidly) get the CCD
-// response, kept while that zone does not grow. Until no collision is left or p.zoneIterations passes ran. Returns
-// the collisions left (st.unresolved) but those on held features, which it counts in st.heldContacts; counts st.zones
-// (most zones in one pass) and st.zonePasses.
+// response, kept while that zone does not grow. In a zone held only by handles so do pairs with held nodes on both
+// sides, and from the second half of the passes on every pair left. Until no collision is left or p.zoneIterations
+// passes ran. Returns the collisions left (st.unresolved) but those on held features, which it counts in
+// st.heldContacts; counts st.zones (most zones in one pass) and st.zonePasses.
 int impactZones(const CollisionMesh& w, CollisionState& s, std::vector<Hit> hits, const CollisionParams& p,
                 ImpactDetector& detector, CollisionStepStats& st);
 

@@ -374,6 +374,63 @@ TEST_CASE("a contact on held features is left to the handles, not counted unreso
   }
 }
 
+TEST_CASE("a pair with held nodes on both sides, in a zone held only by handles, is pushed apart", "[collision]") {
+  // Two triangles of one cloth held by handles but for one free corner, as a gathered waistband bound to a body
+  // folding onto itself: P (nodes 0-2) lies still in y = 0 with its edge 0-1 on the x axis; Q's held corner 3 sits
+  // 0.1 mm over P and sinks 0.05 mm over the step, its edge to the free corner 4 crossing over edge 0-1 a fifth of
+  // the way to 4. The zone's blend keeps 4 with the held face P, still, while the held ends approach on their own:
+  // only a push of node 4 (five times the contact's) answers the pair (crowd.silk.4steps, frames 79-91).
+  CollisionParams p;
+  Mesh mesh = makeTriangles({{Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), Vec3(0, 0, -0.5)},
+                             {Vec3(0, 1e-4, -0.1), Vec3(0, 1e-4, 0.4), Vec3(0.1, 1e-4, 0.4)}});
+  std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
+  mesh.nodes[3].x.y() = 0.5e-4;
+  const CollisionMesh w = buildCollisionMesh(cloths, {});
+  CollisionState s;
+  loadState(s, cloths, {}, {}, kDt);
+  s.invMass = {0, 0, 0, 0, 1, 0};
+  const std::vector<Hit> hits = collisionsOf(w, s, p);
+  REQUIRE(hits.size() == 1);
+  const auto nodes = candidateNodes(w, hits[0].candidate);
+  CHECK_FALSE(onHeldFeatures(s, nodes, hits[0].g));
+
+  ZoneRun run(w, s, p);
+  CHECK(run.left == 0);
+  CHECK(run.st.heldContacts == 0);
+  CHECK(run.st.zonePasses == 1);  // pushed in the first pass, not left to the blend for half the passes
+  CHECK(collisionsOf(w, s, p).empty());
+  // Node 4 rose by about the push, no farther than the target separation (a tenth of the thickness).
+  CHECK(s.x1[4].y() - s.x0[4].y() > 1e-4);
+  CHECK((s.x1[4] - s.x0[4]).norm() <= 0.1 * p.thickness);
+}
+
+TEST_CASE("a pair the blend of a zone held only by handles leaves is pushed in the second half of the passes",
+          "[collision]") {
+  // Held triangles A and B lie side by side in y = 0 (A left of x = -0.05 mm, B right of x = 0); B rises 1 mm over
+  // the step, A moves 0.1 mm towards it. A free triangle lies 0.1 mm over B, its corner P (node 6) 0.18 mm from A's
+  // edge, which comes closer: the zone holds A and B. Its blend carries P by B (0.1 mm away) and by A (0.18 mm), so
+  // P rises only about three quarters of B's rise and B sweeps through it, whatever the passes; a push lifts it.
+  CollisionParams p;
+  const double h = 1e-4;
+  Mesh mesh = makeTriangles({{Vec3(-0.5 * h, 0, -0.05), Vec3(-0.5 * h, 0, 0.05), Vec3(-0.1, 0, 0)},
+                             {Vec3(0, 0, -0.05), Vec3(0, 0, 0.05), Vec3(0.1, 0, 0)},
+                             {Vec3(h, h, 0), Vec3(0.02, h, 0.01), Vec3(0.02, h, -0.01)}});
+  std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
+  for (int n = 0; n < 3; ++n) mesh.nodes[n].x.x() += h;
+  for (int n = 3; n < 6; ++n) mesh.nodes[n].x.y() += 0.001;
+  const CollisionMesh w = buildCollisionMesh(cloths, {});
+  CollisionState s;
+  loadState(s, cloths, {}, {}, kDt);
+  s.invMass = {0, 0, 0, 0, 0, 0, 1, 1, 1};
+  REQUIRE_FALSE(collisionsOf(w, s, p).empty());
+
+  ZoneRun run(w, s, p);
+  CHECK(run.left == 0);
+  CHECK(collisionsOf(w, s, p).empty());
+  CHECK(run.st.zonePasses > p.zoneIterations / 2);  // the blend had the first half of the passes
+  CHECK(s.x1[6].y() > 0.001 + 0.05 * p.thickness);  // P ends above B's end position
+}
+
 TEST_CASE("a pair inside a zone that rides a deforming obstacle is pushed apart", "[collision]") {
   // The top vertex of a ball (radius 10 cm) rises 1 mm during the step, as a body vertex does where the skin
   // sharpens a crease; a still cloth triangle lies 0.2 mm over it (within the CCD tolerance), its corners 2 cm out,
