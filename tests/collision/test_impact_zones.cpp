@@ -342,20 +342,32 @@ TEST_CASE("pairs none of whose nodes can move are not collisions", "[collision]"
   CHECK(run.left == 0);
 }
 
+// Two triangles of one cloth held by handles but for Q's corner 4: P (nodes 0-2) lies still in y = 0 with its edge
+// 0-1 on the x axis, from x = -0.5 to 0.5; Q (`q`, nodes 3-5) keeps still but for its held corner 3, which ends the
+// step at height `corner3EndY` (m).
+struct HeldFold {
+  Mesh mesh;
+  CollisionMesh w;
+  CollisionState s;
+  HeldFold(const std::array<Vec3, 3>& q, double corner3EndY) {
+    mesh = makeTriangles({{Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), Vec3(0, 0, -0.5)}, q});
+    std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
+    mesh.nodes[3].x.y() = corner3EndY;
+    w = buildCollisionMesh(cloths, {});
+    loadState(s, cloths, {}, {}, kDt);
+    s.invMass = {0, 0, 0, 0, 1, 0};
+  }
+};
+
 TEST_CASE("a contact on held features is left to the handles, not counted unresolved", "[collision]") {
   // Two triangles of one cloth held by handles but for one free corner: P (nodes 0-2) lies still in y = 0 with its
   // edge 0-1 on the x axis; Q's held corner 3 is carried down through the middle of that edge, Q's free corner 4
   // stays 0.5 m away. Edge 4-3 meets edge 0-1 at node 3, where the free node weighs 0: no push can separate them
   // (the skirt's gathered waistband, bound to the body, met itself so at a 1 cm size).
   CollisionParams p;
-  Mesh mesh = makeTriangles({{Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), Vec3(0, 0, -0.5)},
-                             {Vec3(0, 0.01, 0), Vec3(0, 0.01, 0.5), Vec3(0.1, 0.01, 0.5)}});
-  std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
-  mesh.nodes[3].x.y() = -0.01;
-  const CollisionMesh w = buildCollisionMesh(cloths, {});
-  CollisionState s;
-  loadState(s, cloths, {}, {}, kDt);
-  s.invMass = {0, 0, 0, 0, 1, 0};
+  HeldFold fold({Vec3(0, 0.01, 0), Vec3(0, 0.01, 0.5), Vec3(0.1, 0.01, 0.5)}, -0.01);
+  const CollisionMesh& w = fold.w;
+  CollisionState& s = fold.s;
   const std::vector<Hit> hits = collisionsOf(w, s, p);
   REQUIRE(hits.size() == 1);
   const auto nodes = candidateNodes(w, hits[0].candidate);
@@ -381,14 +393,9 @@ TEST_CASE("a pair with held nodes on both sides, in a zone held only by handles,
   // the way to 4. The zone's blend keeps 4 with the held face P, still, while the held ends approach on their own:
   // only a push of node 4 (five times the contact's) answers the pair (crowd.silk.4steps, frames 79-91).
   CollisionParams p;
-  Mesh mesh = makeTriangles({{Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), Vec3(0, 0, -0.5)},
-                             {Vec3(0, 1e-4, -0.1), Vec3(0, 1e-4, 0.4), Vec3(0.1, 1e-4, 0.4)}});
-  std::vector<ClothStep> cloths = {stepOf(mesh, Vec3::Zero(), kDt)};
-  mesh.nodes[3].x.y() = 0.5e-4;
-  const CollisionMesh w = buildCollisionMesh(cloths, {});
-  CollisionState s;
-  loadState(s, cloths, {}, {}, kDt);
-  s.invMass = {0, 0, 0, 0, 1, 0};
+  HeldFold fold({Vec3(0, 1e-4, -0.1), Vec3(0, 1e-4, 0.4), Vec3(0.1, 1e-4, 0.4)}, 0.5e-4);
+  const CollisionMesh& w = fold.w;
+  CollisionState& s = fold.s;
   const std::vector<Hit> hits = collisionsOf(w, s, p);
   REQUIRE(hits.size() == 1);
   const auto nodes = candidateNodes(w, hits[0].candidate);
