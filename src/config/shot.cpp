@@ -195,6 +195,7 @@ ViewParams readView(const Shot& shot, const Json& j, const std::string& ptr,
   v.occlusion = j["occlusion"].get<bool>();
   v.silhouetteThreshold = j["silhouette_threshold"].get<double>();
   v.memorySeconds = j["memory"].get<double>();
+  v.keepHeld = j["keep_held"].get<bool>();
   if (v.fullFrames > v.anticipationFrames)
     fail(shot, ptr + "/anticipation/full_frames", "expected at most anticipation/frames (" +
                                                       std::to_string(v.anticipationFrames) + "), got " +

@@ -50,10 +50,20 @@ Mat2 clampAheadOfCut(const Mesh& mesh, int f, const Mat2& viewScaled, const Mat2
 
 }  // namespace
 
+void keepHeldFacesViewIndependent(const Mesh& mesh, const std::vector<char>& held, ViewFactorField& field) {
+  if (held.empty()) return;
+  for (int f = 0; f < int(mesh.faces.size()); ++f) {
+    const Tri n = mesh.faceNodes(f);
+    if (!held[n[0]] && !held[n[1]] && !held[n[2]]) continue;
+    field.camera[f] = -1;
+  }
+}
+
 void applyViewToFaceSizing(const Mesh& mesh, std::vector<Mat2>& faceSizing, const ViewFactorField& field,
                            const ViewWindow& window, const ViewParams& spec) {
 #pragma omp parallel for schedule(static)
   for (int f = 0; f < int(faceSizing.size()); ++f) {
+    if (field.camera[f] < 0) continue;
     const double F = field.factor[f];
     if (F != 1.0) faceSizing[f] *= F * F;
     const Camera& camera = window.cameras[field.camera[f]];

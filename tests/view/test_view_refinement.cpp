@@ -85,15 +85,26 @@ bool allNodesBeyond(const Mesh& mesh, int f, const Camera& camera, double distan
   return true;
 }
 
+// A 6 x 1 m sheet (x in [0, 6], 48 x 8 cells) and a still camera 3 m in front of x = 0, which sees x up to about
+// 1.43 m; f_out 0.3 over a 0.4 m margin.
+struct SheetBesideCamera {
+  Mesh mesh = makeGrid(6.0, 1.0, 48, 8);
+  CameraPath path = pathOf({lookAt({0.0, 0.5, 3.0}, {0.0, 0.5, 0.0})});
+  ViewParams spec;
+  SheetBesideCamera() {
+    mesh.updateGeometry();
+    spec.fOut = 0.3;
+    spec.margin = 0.4;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("(a) faces in view keep their tensors, faces beyond the margin get f_out^2 M", "[view-dependent]") {
-  Mesh mesh = makeGrid(6.0, 1.0, 48, 8);  // x in [0, 6]; the camera sees x up to about 1.43 m
-  mesh.updateGeometry();
-  const CameraPath path = pathOf({lookAt({0.0, 0.5, 3.0}, {0.0, 0.5, 0.0})});
-  ViewParams spec;
-  spec.fOut = 0.3;
-  spec.margin = 0.4;
+  SheetBesideCamera sheet;
+  Mesh& mesh = sheet.mesh;
+  const CameraPath& path = sheet.path;
+  ViewParams& spec = sheet.spec;
   spec.minPixels = 1e-3;  // screen-space clamp out of the way
   spec.anticipationFrames = 3;
   spec.fullFrames = 1;
@@ -136,6 +147,44 @@ TEST_CASE("(a) faces in view keep their tensors, faces beyond the margin get f_o
     CHECK(Eigen::SelfAdjointEigenSolver<Mat2>(removed).eigenvalues().minCoeff() > -1e-9 * original[f].norm());
   }
   CHECK(changed > 0);
+}
+
+TEST_CASE("keep_held: faces with a held node keep their view-independent sizing, in view and out of it",
+          "[view-dependent]") {
+  SheetBesideCamera sheet;
+  Mesh& mesh = sheet.mesh;
+  const CameraPath& path = sheet.path;
+  ViewParams& spec = sheet.spec;
+  spec.minPixels = 40.0;  // a clamp that coarsens faces in view too
+  spec.anticipationFrames = 3;
+  spec.fullFrames = 1;
+  const ViewWindow window = makeViewWindow(path, 0.0, 1.0 / 24, spec);
+  // Held: the top row of nodes (a band along the whole sheet, in view at the left, out of it at the right).
+  std::vector<char> held(mesh.nodes.size(), 0);
+  for (size_t i = 0; i < mesh.nodes.size(); ++i) held[i] = mesh.nodes[i].x.y() > 1.0 - 1e-9;
+  const std::vector<Mat2> original(mesh.faces.size(), isotropic(0.05));
+  ViewFactorField field = viewFactorField(mesh, window, spec);
+  std::vector<Mat2> viewScaled = original;
+  applyViewToFaceSizing(mesh, viewScaled, field, window, spec);
+  keepHeldFacesViewIndependent(mesh, held, field);
+  std::vector<Mat2> kept = original;
+  applyViewToFaceSizing(mesh, kept, field, window, spec);
+  int heldFaces = 0, heldChangedWithoutKeep = 0;
+  for (int f = 0; f < int(mesh.faces.size()); ++f) {
+    const Tri n = mesh.faceNodes(f);
+    if (held[n[0]] || held[n[1]] || held[n[2]]) {
+      ++heldFaces;
+      CHECK(field.camera[f] == -1);
+      CHECK(kept[f] == original[f]);
+      heldChangedWithoutKeep += viewScaled[f] != original[f];
+    } else {
+      CHECK(field.camera[f] >= 0);
+      CHECK(kept[f] == viewScaled[f]);
+    }
+  }
+  CHECK(heldFaces >= 48);
+  // Without keep_held the band's faces would be scaled out of view and clamped in it: the case is not vacuous.
+  CHECK(heldChangedWithoutKeep > heldFaces / 2);
 }
 
 TEST_CASE("(b) jump cut: the faces seen after the cut are refined full_frames frames before it", "[view-dependent]") {
