@@ -207,10 +207,11 @@ Field viewSchema() {
                        "refined where it was fine when last seen, fading over this time (for at most 3 x it), "
                        "instead of entering coarse while its folds regrow. 0: off.")
           .inUnit("s").atLeast(0).defaults(d.view.memorySeconds),
-      boolean("keep_held", "Faces with a node held by a handle (a waistband, a cape's collar) keep the sizing they "
-                           "would have without the view: no view factor, no screen-space clamp. Remeshing a bound "
-                           "band as the camera moves rebinds its nodes, and the cloth beside it over-stretched "
-                           "(docs/view-dependent.md).").defaults(d.view.keepHeld),
+      boolean("keep_held", "Faces with a node held by a handle bound to an obstacle (`bind_to`: a waistband, a "
+                           "cape's collar) keep the sizing they would have without the view: no view factor, no "
+                           "screen-space clamp. Remeshing a bound band as the camera moves rebinds its nodes, and "
+                           "the cloth beside it over-stretched (docs/view-dependent.md).")
+          .defaults(d.view.keepHeld),
   }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
      "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()
       .withExample(Json::object({{"f_out", 0.2}, {"backface", true}}));

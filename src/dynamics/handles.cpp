@@ -239,6 +239,15 @@ std::vector<char> pinnedMask(const std::vector<HandleState>& handles, size_t nod
   return mask;
 }
 
+std::vector<char> boundMask(const std::vector<HandleState>& handles, size_t nodeCount) {
+  std::vector<char> mask(nodeCount, 0);
+  for (const HandleState& h : handles)
+    if (h.surface)
+      for (int i : h.nodes)
+        if (i >= 0 && size_t(i) < nodeCount) mask[i] = 1;
+  return mask;
+}
+
 namespace {
 
 // A node a handle held before a remesh that survives it: its new index and what held it (anchor or binding).

@@ -101,6 +101,9 @@ std::vector<Vec3> handleTargets(const HandleState& handle, double t);
 // 1 for every node some handle holds (the nodes a remesher must not remove), 0 elsewhere.
 std::vector<char> pinnedMask(const std::vector<HandleState>& handles, size_t nodeCount);
 
+// 1 for every node a handle bound to an obstacle's surface (`bind_to`) holds, 0 elsewhere.
+std::vector<char> boundMask(const std::vector<HandleState>& handles, size_t nodeCount);
+
 // Carries handles over a topology change. nodeMap[old] = new index or -1 (removed); `mesh` is the new mesh and
 // `time` the current simulated time (anchors of newly held nodes are their current positions minus the offset; a
 // newly held bound node is bound where it is, to the surface as it is at `time`).

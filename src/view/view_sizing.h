@@ -17,7 +17,8 @@ struct ViewStats {
   double meanViewFactor = 0.0;   // mean of F3' over the faces (each face counts once, whatever its size)
 };
 
-// Faces with a node held by a handle (`held`: one flag per node) keep their view-independent sizing
+// Faces with a node held by a handle bound to an obstacle (`held`: one flag per node; the app passes the nodes of
+// `bind_to` handles) keep their view-independent sizing
 // (ViewParams::keepHeld): their camera becomes -1, which applyViewToFaceSizing leaves unscaled and unclamped. Their
 // factor stays, so that silhouetteVertexSizing does not take the band's tensors for a silhouette's and refine the
 // cloth beside a band out of view finer than the view-independent run would.

@@ -102,3 +102,14 @@ TEST_CASE("handles follow a renumbering of the nodes with their anchors", "[dyna
   CHECK(again[0].nodes == std::vector<int>{nodeMap[7]});
   CHECK(again[1].nodes.size() == 5);
 }
+
+TEST_CASE("pinnedMask flags every held node, boundMask only those of handles bound to a surface", "[dynamics]") {
+  HandleState pinned, bound;
+  pinned.nodes = {0, 2};
+  bound.nodes = {2, 5};
+  bound.surface = std::make_shared<BindSurface>();
+  const std::vector<HandleState> handles = {pinned, bound};
+  CHECK(pinnedMask(handles, 7) == std::vector<char>{1, 0, 1, 0, 0, 1, 0});
+  CHECK(boundMask(handles, 7) == std::vector<char>{0, 0, 1, 0, 0, 1, 0});
+  CHECK(boundMask({pinned}, 7) == std::vector<char>(7, 0));
+}
