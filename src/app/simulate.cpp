@@ -104,8 +104,8 @@ void stepPhysics(const Shot& shot, Scene& scene, int frame, FrameReport& report)
 // View-dependent refinement (docs/design.md §4, docs/view-dependent.md) applies to cloths with `view` when `camera` is
 // given (null: `--no-view` or no camera): the raw face sizing is raised where the cloth comes back into view
 // (its view memory), scaled by the view factor and clamped in screen space before the hard limits (not on faces with
-// a node bound to an obstacle when `keep_held` is on), and verts where the factor jumps take the tensor max of their faces. `time`
-// (s) is the current time, `frameTime` (s) the frame length the anticipation window steps by.
+// a node bound to an obstacle when `keep_held` is on), and verts where the factor jumps take the tensor max of their
+// faces. `time` (s) is the current time, `frameTime` (s) the frame length the anticipation window steps by.
 void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& report, ClothCounters& counters,
                 const CameraPath* camera, double time, double frameTime, const Occluders& occluders,
                 SweepGuard* guard) {
@@ -126,7 +126,8 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& repo
     ScopedPhase timer(report, Phase::Sizing);
     if (window) {
       ViewFactorField field = viewFactorField(cloth.mesh, *window, *cloth.spec.view);
-      if (cloth.spec.view->keepHeld) keepHeldFacesViewIndependent(cloth.mesh, boundMask(cloth.dynamics.handles, cloth.mesh.nodes.size()), field);
+      if (cloth.spec.view->keepHeld)
+        keepHeldFacesViewIndependent(cloth.mesh, boundMask(cloth.dynamics.handles, cloth.mesh.nodes.size()), field);
       if (cloth.viewMemory)
         rememberViewSizing(*cloth.viewMemory, cloth.mesh, faceSizing, field.factor, time,
                            cloth.spec.view->memorySeconds);

@@ -58,7 +58,8 @@ bool faceInView(const ViewWindow& window, const Vec3& a, const Vec3& b, const Ve
 
 struct ViewFactorField {
   std::vector<double> factor;  // F3' per face
-  std::vector<int> camera;     // per face: index into the window of the camera that gave the max (current on ties)
+  std::vector<int> camera;     // per face: index into the window of the camera that gave the max (current on ties);
+                               // -1: sized without the view (keepHeldFacesViewIndependent)
 };
 
 // F3' of every face of the mesh over the window. Parallel over faces, each writing its own slot.

@@ -18,19 +18,20 @@ struct ViewStats {
 };
 
 // Faces with a node held by a handle bound to an obstacle (`held`: one flag per node; the app passes the nodes of
-// `bind_to` handles) keep their view-independent sizing
-// (ViewParams::keepHeld): their camera becomes -1, which applyViewToFaceSizing leaves unscaled and unclamped. Their
-// factor stays, so that silhouetteVertexSizing does not take the band's tensors for a silhouette's and refine the
-// cloth beside a band out of view finer than the view-independent run would.
+// `bind_to` handles) keep their view-independent sizing (ViewParams::keepHeld): their camera becomes -1, which
+// applyViewToFaceSizing leaves unscaled and unclamped. Their factor stays, so that silhouetteVertexSizing does not
+// take the band's tensors for a silhouette's and refine the cloth beside a band out of view finer than the
+// view-independent run would.
 // Why: a band bound to a moving character is where a garment's stretch concentrates; refined and coarsened with the
 // camera, its new nodes are bound where the cloth is at that moment, and over a film camera's shots the free cloth
-// beside the band spent 12x as many frames past 1.3x its rest length as without the view (docs/view-dependent.md).
+// beside the band spent 10x as many frames past 1.3x its rest length as without the view (docs/view-dependent.md).
 void keepHeldFacesViewIndependent(const Mesh& mesh, const std::vector<char>& held, ViewFactorField& field);
 
 // Scales each face tensor by F^2 (F = field.factor), then applies the screen-space clamp with the camera of the
 // window that gave the face its factor (so a face refined ahead of a jump cut is clamped for the camera that will
-// see it), for faces wholly beyond that camera's near plane; faces without a camera (-1) are left as they are. `minPixels` at the camera's image height. Ahead of a jump
-// cut (`spec.cutRamp`), a face the next shot shows larger is also clamped for it, ramped over the window (.cpp).
+// see it), for faces wholly beyond that camera's near plane; faces without a camera (-1) are left as they are.
+// `minPixels` at the camera's image height. Ahead of a jump cut (`spec.cutRamp`), a face the next shot shows larger
+// is also clamped for it, ramped over the window (.cpp).
 void applyViewToFaceSizing(const Mesh& mesh, std::vector<Mat2>& faceSizing, const ViewFactorField& field,
                            const ViewWindow& window, const ViewParams& spec);
 
