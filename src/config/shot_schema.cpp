@@ -209,8 +209,9 @@ Field viewSchema() {
           .inUnit("s").atLeast(0).defaults(d.view.memorySeconds),
       boolean("keep_held", "Faces with a node held by a handle bound to an obstacle (`bind_to`: a waistband, a "
                            "cape's collar) keep the sizing they would have without the view: no view factor, no "
-                           "screen-space clamp. Remeshing a bound band as the camera moves rebinds its nodes, and "
-                           "the cloth beside it over-stretched (docs/view-dependent.md).")
+                           "screen-space clamp. For cameras that start wide: the wide shot's coarse band rebinds its "
+                           "nodes as it refines, and the cloth beside it over-stretched. Elsewhere it cost faces and "
+                           "stretched more (docs/view-dependent.md).")
           .defaults(d.view.keepHeld),
   }, "View-dependent refinement against the shot's `camera` (docs/view-dependent.md). Needs `remeshing` and a "
      "`camera`. Absent: the cloth's resolution does not depend on the view.").isOptional()

@@ -18,7 +18,7 @@ struct ViewParams {
   bool occlusion = false;          // faces hidden behind obstacles or cloth count as out of view (depth pre-pass)
   double silhouetteThreshold = 0.2;  // view factor jump across a vert above which it takes the tensor max
   double memorySeconds = 0.15;     // s: fade time of the memory of the resolution seen (view_memory.h); 0: off
-  bool keepHeld = true;            // faces with a node bound to an obstacle keep their view-independent sizing
+  bool keepHeld = false;           // faces with a node bound to an obstacle keep their view-independent sizing
 };
 
 }  // namespace adacloth

@@ -241,11 +241,11 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK_FALSE(v.occlusion);
   CHECK(v.silhouetteThreshold == 0.2);
   CHECK(v.memorySeconds == 0.15);
-  CHECK(v.keepHeld);
+  CHECK_FALSE(v.keepHeld);
   CHECK(unordered(shot.resolved["cloths"][0]["view"]) ==
         unordered(R"({"f_out": 0.1, "margin": 0.2, "anticipation": {"frames": 12, "full_frames": 4, "cut_ramp": true},)"
                             R"( "min_pixels": 2.0, "backface": false, "f_back": 0.3, "back_ramp": 0.0, "occlusion": false,)"
-                            R"( "silhouette_threshold": 0.2, "memory": 0.15, "keep_held": true})"));
+                            R"( "silhouette_threshold": 0.2, "memory": 0.15, "keep_held": false})"));
   // upsample {"operator": ...}
   REQUIRE(cloth.upsample);
   CHECK(cloth.upsample->operatorFile == fs::current_path() / "conf/x.bin");
