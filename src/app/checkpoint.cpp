@@ -14,7 +14,7 @@ namespace adacloth {
 namespace {
 
 const std::string kMagic = "ADACKPT\n";
-constexpr uint32_t kVersion = 4;  // 4: solver auto's mode and counts
+constexpr uint32_t kVersion = 5;  // 4: solver auto's mode and counts; 5: bound handles' rigid rest places
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 4 + 8 + 8;
 
 // ---- writing -------------------------------------------------------------------------------------------------
@@ -46,6 +46,7 @@ void writeHandle(BinaryWriter& out, const HandleState& h) {
       out.vec3(c.offset);
     }
   }
+  out.vec3s(h.rigidRest);
 }
 
 void writeSolverCache(BinaryWriter& out, const SolverCache& cache) {
@@ -141,10 +142,14 @@ void readHandle(BinaryReader& in, HandleState& h, size_t nodes) {
     if (b.at.face < 0 || size_t(b.at.face) >= faces || b.captures.empty())
       in.fail("a handle binding's face is out of range of its surface");
   }
+  h.rigidRest = in.vec3s("handle rigid rest places");
   const size_t expected = h.nodes.size();
   if (h.surface ? h.bindings.size() != expected || !h.anchors.empty()
                 : h.anchors.size() != expected || !h.bindings.empty())
     in.fail("a handle's anchors or bindings do not match its nodes");
+  const bool rigid = h.surface && h.spec.bindRigidity > 0;
+  if (h.rigidRest.size() != (rigid ? expected : 0))
+    in.fail("a handle's rigid rest places do not match its nodes and its bind_rigidity");
 }
 
 void readSolverCache(BinaryReader& in, SolverCache& cache, size_t nodes) {

@@ -155,6 +155,7 @@ HandleSpec readHandle(const Shot& shot, const Json& j, const std::string& ptr) {
   if (j.contains("bind_to")) h.bindTo = j["bind_to"].get<std::string>();
   h.maxDistance = j["max_distance"].get<double>();
   h.bindSmoothing = j["bind_smoothing"].get<double>();
+  h.bindRigidity = j["bind_rigidity"].get<double>();
   return h;
 }
 

@@ -277,6 +277,15 @@ Field handleSchema() {
                                "larger is smoother but follows small surface features less closely. 0: the nearest "
                                "triangle alone.").inUnit("m").atLeast(0)
           .defaults(d.handle.bindSmoothing),
+      number("bind_rigidity", "With `bind_to`: how far the held nodes keep the shape they had when bound. 0: each "
+                              "follows the surface as it deforms, so a band bound to skin that stretches or shears "
+                              "(a waist as the hips turn) stretches with it and drags the free cloth beside it; 1: "
+                              "they move together with the rigid motion that best fits the surface's (least "
+                              "squares), as a firm waistband rides the hips; between: the blend. Rigid suits a band "
+                              "round a body part that moves nearly as one piece; where the surface under the band "
+                              "bends (a collar across both shoulders and the neck) the held nodes may come closer to "
+                              "it than when bound.").inUnit("1").atLeast(0).atMost(1)
+          .defaults(d.handle.bindRigidity),
   }, "Nodes pinned in place, moved along a keyframed path, or bound to an obstacle's surface. Exactly one of "
      "`nodes`, `region` or `points`.");
 }

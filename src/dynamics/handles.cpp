@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "io/error.h"
+#include "mesh/rigid_motion.h"
 
 namespace adacloth {
 namespace {
@@ -122,6 +123,23 @@ std::vector<Vec3> positionsOf(const Mesh& mesh, const std::vector<int>& nodes) {
   return x;
 }
 
+// The rigid motion that carries the rest places with use[k] set closest to their surface targets. A band of held
+// nodes in a line (one row along a collar) still turns with the surface: only a spin about the line is undetermined,
+// and it does not move them.
+RigidMotion fitRestToTargets(const std::vector<Vec3>& rest, const std::vector<Vec3>& targets,
+                             const std::vector<char>& use) {
+  std::vector<Vec3> from, to;
+  for (size_t k = 0; k < rest.size(); ++k)
+    if (use[k]) from.push_back(rest[k]), to.push_back(targets[k]);
+  return from.empty() ? RigidMotion() : fitRigidMotion(from, to, true);
+}
+
+// Moves surface targets toward the rigid motion of the handle's rest shape that best fits them (handleTargets).
+void blendTowardRigid(std::vector<Vec3>& targets, const std::vector<Vec3>& rest, double rigidity) {
+  const RigidMotion motion = fitRestToTargets(rest, targets, std::vector<char>(rest.size(), 1));
+  for (size_t k = 0; k < targets.size(); ++k) targets[k] += rigidity * (motion(rest[k]) - targets[k]);
+}
+
 // Binds a handle's nodes at the start time; a node farther than max_distance from the surface is an InputError.
 void bindHandle(HandleState& h, const Mesh& mesh, const BindSurface& surface, const std::string& file,
                 double startTime) {
@@ -203,6 +221,8 @@ std::vector<HandleState> resolveHandles(const std::vector<HandleSpec>& specs, co
       const BindSurface& surface = surfaceOf(spec, surfaces, file);
       h.surface = surfaces.at(spec.bindTo);
       bindHandle(h, mesh, surface, file, startTime);
+      // The handle's frame is the world's at the start: the rest shape is where the surface puts the nodes then.
+      if (spec.bindRigidity > 0) h.rigidRest = boundPositions(surface, surface.positionsAt(startTime), h.bindings);
     }
     handles.push_back(std::move(h));
   }
@@ -224,6 +244,7 @@ std::vector<Vec3> handleTargets(const HandleState& handle, double t) {
   std::vector<Vec3> targets(handle.nodes.size());
   if (handle.surface) {
     targets = boundPositions(*handle.surface, handle.surface->positionsAt(t), handle.bindings);
+    if (!handle.rigidRest.empty()) blendTowardRigid(targets, handle.rigidRest, handle.spec.bindRigidity);
   } else {
     const Vec3 offset = handleOffset(handle.spec, t);
     for (size_t k = 0; k < targets.size(); ++k) targets[k] = handle.anchors[k] + offset;
@@ -255,6 +276,7 @@ struct KeptNode {
   int node = -1;
   Vec3 anchor = Vec3::Zero();
   SurfaceBinding binding;
+  Vec3 rigidRest = Vec3::Zero();  // with HandleState::rigidRest
 };
 
 std::vector<KeptNode> keptNodes(const HandleState& h, const std::vector<int>& nodeMap) {
@@ -266,6 +288,7 @@ std::vector<KeptNode> keptNodes(const HandleState& h, const std::vector<int>& no
     n.node = nodeMap[old];
     if (h.surface) n.binding = h.bindings[k];
     else n.anchor = h.anchors[k];
+    if (!h.rigidRest.empty()) n.rigidRest = h.rigidRest[k];
     kept.push_back(n);
   }
   return kept;
@@ -378,13 +401,16 @@ SurfaceBinding interpolatedBinding(const SurfaceBinding& a, const SurfaceBinding
 }
 
 // Newly held nodes of a bound handle. A node split from an edge between held nodes gets the interpolation of their
-// bindings, so its target is always the point between their targets: the held strip refines without changing shape.
-// Binding it afresh to the surface as it is now (as other new nodes are, e.g. a `points` handle's node that a remesh
-// replaced) follows a slightly different smoothed motion from its neighbours bound at frame 0, and on a gathered
-// waistband (held nodes 3 mm apart) that was enough for held edges to cross (skirt_walk at 1 cm size, frame 68).
-// Either way a new node's target is where it is now, so it does not jump. Surviving nodes keep their binding.
+// bindings (and rest places), so its target is always the point between their targets: the held strip refines
+// without changing shape. Binding it afresh to the surface as it is now (as other new nodes are, e.g. a `points`
+// handle's node that a remesh replaced) follows a slightly different smoothed motion from its neighbours bound at
+// frame 0, and on a gathered waistband (held nodes 3 mm apart) that was enough for held edges to cross (skirt_walk at
+// 1 cm size, frame 68). Either way a new node's target is where it is now, so it does not jump: a node bound afresh
+// gets the rest place that the handle's current rigid motion carries to its surface target. Surviving nodes keep
+// their binding.
 void bindNewNodes(HandleState& next, const Mesh& mesh, const std::vector<size_t>& fresh, double time) {
   if (fresh.empty()) return;
+  const bool rigid = !next.rigidRest.empty();
   std::vector<char> bound(mesh.nodes.size(), 0);
   std::vector<int> slot(mesh.nodes.size(), -1);
   for (size_t k = 0; k < next.nodes.size(); ++k) bound[next.nodes[k]] = 1, slot[next.nodes[k]] = int(k);
@@ -397,7 +423,9 @@ void bindNewNodes(HandleState& next, const Mesh& mesh, const std::vector<size_t>
     for (size_t k : left) {
       const int i = next.nodes[k];
       if (auto p = splitParents(mesh, i, bound)) {
-        next.bindings[k] = interpolatedBinding(next.bindings[slot[p->a]], next.bindings[slot[p->b]], p->t);
+        const int a = slot[p->a], b = slot[p->b];
+        next.bindings[k] = interpolatedBinding(next.bindings[a], next.bindings[b], p->t);
+        if (rigid) next.rigidRest[k] = (1 - p->t) * next.rigidRest[a] + p->t * next.rigidRest[b];
         bound[i] = 1;
         progress = true;
       } else {
@@ -407,11 +435,19 @@ void bindNewNodes(HandleState& next, const Mesh& mesh, const std::vector<size_t>
     left = std::move(still);
   }
   if (left.empty()) return;
+  const std::vector<Vec3> surfaceNow = next.surface->positionsAt(time);
   std::vector<Vec3> points;
   for (size_t k : left) points.push_back(mesh.nodes[next.nodes[k]].x);
-  std::vector<SurfaceBinding> b =
-      bindToSurface(*next.surface, next.surface->positionsAt(time), points, next.spec.bindSmoothing);
+  std::vector<SurfaceBinding> b = bindToSurface(*next.surface, surfaceNow, points, next.spec.bindSmoothing);
   for (size_t m = 0; m < left.size(); ++m) next.bindings[left[m]] = b[m];
+  if (!rigid) return;
+  std::vector<char> known(next.nodes.size(), 1);
+  for (size_t k : left) known[k] = 0;
+  const std::vector<Vec3> targets = boundPositions(*next.surface, surfaceNow, next.bindings);
+  const RigidMotion motion = fitRestToTargets(next.rigidRest, targets, known);
+  // The inverse of x -> centre + shift + turn (x - centre).
+  for (size_t k : left)
+    next.rigidRest[k] = motion.centre + motion.turn.transpose() * (targets[k] - motion.centre - motion.shift);
 }
 
 }  // namespace
@@ -429,6 +465,7 @@ void remapHandles(std::vector<HandleState>& handles, const Mesh& mesh, const std
       auto it = std::find_if(kept.begin(), kept.end(), [i](const KeptNode& n) { return n.node == i; });
       if (next.surface) {
         next.bindings.push_back(it != kept.end() ? it->binding : SurfaceBinding());
+        if (!h.rigidRest.empty()) next.rigidRest.push_back(it != kept.end() ? it->rigidRest : Vec3::Zero());
         if (it == kept.end()) fresh.push_back(k);
       } else {
         next.anchors.push_back(it != kept.end() ? it->anchor : Vec3(mesh.nodes[i].x - handleOffset(h.spec, time)));

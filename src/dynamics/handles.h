@@ -72,6 +72,9 @@ struct HandleState {
   std::vector<Vec2> materialPoints;  // Points: material point of each chosen node (to re-find it after a remesh)
   std::shared_ptr<const BindSurface> surface;  // bound handles only
   std::vector<SurfaceBinding> bindings;        // bound handles: one per node
+  // Bound handles with spec.bindRigidity > 0: each node's place in the handle's own frame (m), which the rigid
+  // motion fitted to the surface targets carries (see handleTargets). Empty otherwise.
+  std::vector<Vec3> rigidRest;
 };
 
 // Resolves the cloth's handle specs on its initial mesh, at `startTime` (s; the simulation's first instant: 0, or
@@ -95,7 +98,10 @@ std::vector<Vec3> boundPositions(const BindSurface& surface, const std::vector<V
 Vec3 handleOffset(const HandleSpec& spec, double t);
 
 // Where each node of a handle must be at time t (m), in the order of handle.nodes. A bound handle evaluates its
-// surface once for all its nodes.
+// surface once for all its nodes. With spec.bindRigidity r > 0 each surface target s_k moves to
+// s_k + r (R p_k + c - s_k), where p_k is handle.rigidRest[k] and (R, c) the rigid motion that best fits the p_k to
+// the s_k (least squares): a waistband bound to skin that stretches as the hips turn would stretch with it; at r = 1
+// it turns and moves with the hips as one piece and keeps its shape.
 std::vector<Vec3> handleTargets(const HandleState& handle, double t);
 
 // 1 for every node some handle holds (the nodes a remesher must not remove), 0 elsewhere.

@@ -64,6 +64,8 @@ struct HandleSpec {
   std::string bindTo;              // name of the obstacle whose surface the nodes follow; empty: not bound
   double maxDistance = 0.05;       // m: bound nodes farther than this from the surface at frame 0 are an error
   double bindSmoothing = 0.05;     // m: a bound node follows the surface triangles within its distance plus this
+  double bindRigidity = 1.0;       // 0: bound nodes follow the surface as it deforms; 1: the rigid motion that best
+                                   // fits it (the held band keeps its shape); between: the blend
 };
 
 // Stopping rule and preconditioner of the default solve (dynamics/block_pcg.h).

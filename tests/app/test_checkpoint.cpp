@@ -111,6 +111,46 @@ TEST_CASE("a checkpoint holds the whole state: restored and written again, it is
   CHECK(fresh.contactField.has_value());
 }
 
+TEST_CASE("a rigid bound handle's rest places are in the checkpoint: restored, the same state and bytes", "[app]") {
+  // The sheet's middle bound to a ball that moves and turns, kept rigid (the default, written out): every held node
+  // has a rest place.
+  TempDir dir("ckpt-rigid");
+  std::string text = kShot;
+  const std::string handle = R"("handles": [{"nodes": [0], "motion": [{"time": 0, "translate": [0, 0, 0]}, )"
+                             R"({"time": 1, "translate": [0, 0.2, 0]}]}])";
+  REQUIRE(text.find(handle) != std::string::npos);
+  text.replace(text.find(handle), handle.size(),
+               R"("handles": [{"region": {"min": [0.2, 0.2], "max": [0.4, 0.4]}, "bind_to": "ball", )"
+               R"("max_distance": 0.1, "bind_rigidity": 1}])");
+  text.replace(text.find("0.75"), 4, "0.71");  // 1 cm over the ball's top
+  const std::string ball = R"("transform": {"translate": [0, 0.5, 0]})";
+  text.replace(text.find(ball), ball.size(), ball + R"(, "motion": [{"time": 0}, )"
+               R"({"time": 1, "translate": [0.2, 0, 0], "rotate_deg": [0, 30, 0]}])");
+  writeText(dir / "shot.json", text);
+  Run run = runShot(dir / "shot.json", dir / "out", 4);
+  const HandleState& held = run.scene.cloths[0].dynamics.handles[0];
+  REQUIRE(held.rigidRest.size() == held.nodes.size());
+  REQUIRE(held.nodes.size() > 1);
+  const std::string bytes = readFile(checkpointFile(dir / "out", 4));
+  Shot shot = loadShot(dir / "shot.json");
+  Scene fresh = buildScene(shot);
+  const uint64_t fingerprint = simulationFingerprint(shot, fresh, true);
+  CHECK(restoreCheckpoint(bytes, "frame_00004.ckpt", fingerprint, fresh) == 4);
+  CHECK(fresh.cloths[0].dynamics.handles[0].rigidRest == held.rigidRest);
+  CHECK(encodeCheckpoint(fresh, 4, fingerprint) == bytes);
+  // At bind_rigidity 0 the handle has none, and the fingerprint tells the two simulations apart.
+  std::string soft = text;
+  const std::string rigidity = R"("bind_rigidity": 1)";
+  soft.replace(soft.find(rigidity), rigidity.size(), R"("bind_rigidity": 0)");
+  writeText(dir / "soft.json", soft);
+  Shot softShot = loadShot(dir / "soft.json");
+  Scene softScene = buildScene(softShot);
+  CHECK(softScene.cloths[0].dynamics.handles[0].rigidRest.empty());
+  CHECK(simulationFingerprint(softShot, softScene, true) != fingerprint);
+  CHECK_THAT(errorOf([&] { restoreCheckpoint(bytes, "c.ckpt", fingerprint, softScene); }),
+             Catch::Contains("rigid rest places do not match"));
+}
+
 TEST_CASE("a damaged, foreign or unknown checkpoint is refused with its file named", "[app]") {
   TempDir dir("ckpt-bad");
   writeText(dir / "shot.json", kShot);

@@ -252,7 +252,7 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
   CHECK(cloth.upsample->blendLo == 1.0);
   CHECK(cloth.upsample->blendHi == 2.0);
   CHECK(cloth.upsample->smoothingPasses == 2);
-  // handles: each selection, no motion, not bound, max_distance 0.05
+  // handles: each selection, no motion, not bound, max_distance 0.05, bind_smoothing 0.05, bind_rigidity 1
   REQUIRE(cloth.handles.size() == 3);
   const HandleSpec::Select selects[] = {HandleSpec::Select::Nodes, HandleSpec::Select::Region,
                                         HandleSpec::Select::Points};
@@ -264,6 +264,8 @@ TEST_CASE("every optional object of a cloth gets its documented defaults", "[con
     CHECK(h.motion.empty());
     CHECK(h.bindTo == "");
     CHECK(h.maxDistance == 0.05);
+    CHECK(h.bindSmoothing == 0.05);
+    CHECK(h.bindRigidity == 1.0);
   }
   CHECK(cloth.handles[0].nodes == std::vector<int>{0});
   CHECK(cloth.handles[1].regionMin == Vec2(0, 0));

@@ -2,6 +2,7 @@
 // remeshing, and a whole shot through the executable.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <functional>
 
 #include "app/bind_surface.h"
 #include "app/scene.h"
@@ -169,6 +170,7 @@ TEST_CASE("nodes bound to a deforming OBJ sequence ride on its triangles", "[bin
     HandleSpec byIndex;
     byIndex.nodes = {0, 1};
     byIndex.bindTo = "sheet";
+    byIndex.bindRigidity = 0;  // each node on its own triangle (a rigid pair would not follow the fold)
     auto handles = resolveHandles({byIndex}, mesh, "s.json", {{"sheet", makeBindSurface(sheet)}});
     const std::array<std::array<double, 4>, 2> weights = {{{0.3, 0.5, 0.2, 0.0}, {0.3, 0.0, 0.2, 0.5}}};
     const std::array<Tri, 2> faces = {{{0, 1, 2}, {0, 2, 3}}};
@@ -189,12 +191,12 @@ TEST_CASE("nodes bound to a deforming OBJ sequence ride on its triangles", "[bin
 
 namespace {
 
-// liftedSquare as a BindSurface: flat at t <= 0, folded (corner 3 lifted 0.4 m) after.
-std::shared_ptr<const BindSurface> foldingSquare() {
+// The two triangles of liftedSquare as a BindSurface whose corners are at positionsAt(t) at time t.
+std::shared_ptr<const BindSurface> squareSurface(std::function<std::vector<Vec3>(double)> positionsAt) {
   auto surface = std::make_shared<BindSurface>();
   surface->name = "square";
   surface->faces = {{0, 1, 2}, {0, 2, 3}};
-  surface->positionsAt = [](double t) { return squareCorners(t > 0 ? 0.4 : 0.0); };
+  surface->positionsAt = std::move(positionsAt);
   const std::vector<Tri> faces = surface->faces;
   surface->nearest = [faces](const std::vector<Vec3>& x, const std::vector<Vec3>& q) {
     return nearestOnTriangles(x, faces, q);
@@ -203,6 +205,11 @@ std::shared_ptr<const BindSurface> foldingSquare() {
     return trianglesWithin(x, faces, q, r);
   };
   return surface;
+}
+
+// Flat at t <= 0, folded (corner 3 lifted 0.4 m) after.
+std::shared_ptr<const BindSurface> foldingSquare() {
+  return squareSurface([](double t) { return squareCorners(t > 0 ? 0.4 : 0.0); });
 }
 
 // Two nodes 10 cm above the fold line (the diagonal) of liftedSquare, 5 mm apart across it, bound with
@@ -238,6 +245,10 @@ TEST_CASE("bad bindings are input errors naming the place", "[bind]") {
                           Catch::Contains("did you mean \"box\"") && Catch::Contains("obstacles: box, floor"));
   std::string none = shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "box"})", ""));
   CHECK_THAT(none, Catch::Contains("/cloths/0/handles/0/bind_to") && Catch::Contains("none in this shot"));
+
+  std::string rigid = shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "box", "bind_rigidity": 1.5})",
+                                                 kBoxAndFloor));
+  CHECK_THAT(rigid, Catch::Contains("/cloths/0/handles/0/bind_rigidity"));
 
   std::string ground = shotErrorOf(shotWithHandle("{" + region + R"(, "bind_to": "floor"})", kBoxAndFloor));
   CHECK_THAT(ground, Catch::Contains("/cloths/0/handles/0/bind_to") && Catch::Contains("ground plane"));
@@ -369,4 +380,103 @@ TEST_CASE("simulate: a cloth bound to a moving sphere follows it in the written 
     for (int i = 10; i <= 14; ++i) CHECK((cloth.nodes[i].x - motion(cloth0.nodes[i].x)).norm() < 1e-6);
     CHECK((cloth.nodes[12].x - cloth0.nodes[12].x).norm() > 0.01);  // it did move
   }
+}
+
+namespace {
+
+// liftedSquare's corners (flat) as a BindSurface that at time t (s) is stretched by 1 + stretch t along x, then
+// turned by 0.6 t rad about an axis (1, 2, 2) / 3 and moved by (0.1, -0.2, 0.3) t.
+Vec3 squareMotion(double stretch, double t, const Vec3& p) {
+  const Mat3 turn = Eigen::AngleAxisd(0.6 * t, Vec3(1, 2, 2) / 3.0).toRotationMatrix();
+  return turn * Vec3((1 + stretch * t) * p.x(), p.y(), p.z()) + t * Vec3(0.1, -0.2, 0.3);
+}
+
+std::shared_ptr<const BindSurface> stretchingSquare(double stretch) {
+  return squareSurface([stretch](double t) {
+    std::vector<Vec3> x = squareCorners(0.0);
+    for (Vec3& p : x) p = squareMotion(stretch, t, p);
+    return x;
+  });
+}
+
+// The largest relative change of the distance between any two targets from time 0 to time t.
+double largestShapeChange(const HandleState& h, double t) {
+  const std::vector<Vec3> a = handleTargets(h, 0.0), b = handleTargets(h, t);
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t j = i + 1; j < a.size(); ++j)
+      worst = std::max(worst, std::abs((b[i] - b[j]).norm() / (a[i] - a[j]).norm() - 1));
+  return worst;
+}
+
+// A 0.4 m sheet (4 x 4 cells) 2 cm over the square, held from material v = `from` up (0.19: its top three rows)
+// and bound with `rigidity`.
+std::vector<HandleState> rigidBand(Mesh& mesh, const std::shared_ptr<const BindSurface>& surface, double rigidity,
+                                   double from = 0.19) {
+  mesh = makeGrid(0.4, 0.4, 4, 4);
+  for (Node& n : mesh.nodes) n.x = Vec3(n.x.x() + 0.3, n.x.y() + 0.3, 0.02);
+  mesh.updateGeometry();
+  HandleSpec spec = boundRegion({-1, from}, {1, 1}, "square");
+  spec.bindRigidity = rigidity;
+  return resolveHandles({spec}, mesh, "s.json", {{"square", surface}});
+}
+
+}  // namespace
+
+TEST_CASE("bind_rigidity 1: a band bound to a stretching surface keeps its shape and follows its motion",
+          "[bind]") {
+  Mesh mesh;
+  const auto stretching = stretchingSquare(0.5);
+  const std::vector<HandleState> follow = rigidBand(mesh, stretching, 0.0), rigid = rigidBand(mesh, stretching, 1.0),
+                                 half = rigidBand(mesh, stretching, 0.5);
+  REQUIRE(rigid[0].nodes.size() == 15);
+  CHECK(maxDeviation(mesh, rigid[0], 0.0) < 1e-12);  // bound where they are
+  CHECK(largestShapeChange(follow[0], 1.0) > 0.3);    // the surface stretches the band by 1.5x along x
+  CHECK(largestShapeChange(rigid[0], 1.0) < 1e-9);
+  // Between: the blend of the two, node by node.
+  const std::vector<Vec3> f = handleTargets(follow[0], 1.0), r = handleTargets(rigid[0], 1.0),
+                          h = handleTargets(half[0], 1.0);
+  for (size_t k = 0; k < f.size(); ++k) CHECK((h[k] - 0.5 * (f[k] + r[k])).norm() < 1e-12);
+  // The rigid fit follows the surface's mean motion: the band's centre stays within the stretch's reach of the
+  // followed one, and the band turns with the surface.
+  Vec3 fc = Vec3::Zero(), rc = Vec3::Zero();
+  for (size_t k = 0; k < f.size(); ++k) fc += f[k] / double(f.size()), rc += r[k] / double(r.size());
+  CHECK((fc - rc).norm() < 1e-9);  // least squares: the centroids coincide
+  // A surface that only moves and turns moves a rigid band as it moves a followed one.
+  const auto moving = stretchingSquare(0.0);
+  const std::vector<HandleState> followRigid = rigidBand(mesh, moving, 0.0), rigidRigid = rigidBand(mesh, moving, 1.0);
+  for (double t : {0.3, 1.0, 2.0}) {
+    const std::vector<Vec3> a = handleTargets(followRigid[0], t), b = handleTargets(rigidRigid[0], t);
+    for (size_t k = 0; k < a.size(); ++k) CHECK((a[k] - b[k]).norm() < 1e-9);
+  }
+}
+
+TEST_CASE("bind_rigidity 1: nodes a remesh adds to a rigid band keep the band rigid and do not jump", "[bind]") {
+  Mesh mesh;
+  const auto stretching = stretchingSquare(0.5);
+  // Held from v = 0.14: the top three rows, and the nodes that splits between rows 2 and 3 will add at v = 0.15.
+  std::vector<HandleState> handles = rigidBand(mesh, stretching, 1.0, 0.14);
+  const size_t before = handles[0].nodes.size();
+  // Remeshed at t = 0.5, when the surface is stretched and turned: split nodes lie between held ones, and nodes
+  // that come into the region otherwise are bound where they are.
+  for (Node& n : mesh.nodes) n.x = squareMotion(0.5, 0.5, n.x);
+  const std::vector<Vec3> targets = handleTargets(handles[0], 0.5);
+  for (size_t k = 0; k < handles[0].nodes.size(); ++k) mesh.nodes[handles[0].nodes[k]].x = targets[k];
+  mesh.updateGeometry();
+  std::vector<Mat2> sizing(mesh.verts.size(), Mat2::Identity() / (0.04 * 0.04));
+  const RemeshResult r = remesh(mesh, sizing, RemeshParams(), pinnedMask(handles, mesh.nodes.size()));
+  remapHandles(handles, mesh, r.nodeMap, 0.5);
+  REQUIRE(handles[0].nodes.size() > before);
+  REQUIRE(handles[0].rigidRest.size() == handles[0].nodes.size());
+  int boundAfresh = 0;  // held nodes below the top three rows: no held line runs through them
+  for (int i : handles[0].nodes) boundAfresh += materialPoint(mesh, i).y() < 0.19;
+  REQUIRE(boundAfresh > 0);
+  CHECK(maxDeviation(mesh, handles[0], 0.5) < 1e-9);
+  // Later the whole band, new nodes included, has the shape it had at the remesh.
+  const std::vector<Vec3> a = handleTargets(handles[0], 0.5), b = handleTargets(handles[0], 1.5);
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t j = i + 1; j < a.size(); ++j)
+      worst = std::max(worst, std::abs((b[i] - b[j]).norm() - (a[i] - a[j]).norm()));
+  CHECK(worst < 1e-9);
 }
