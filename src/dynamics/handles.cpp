@@ -134,9 +134,10 @@ RigidMotion fitRestToTargets(const std::vector<Vec3>& rest, const std::vector<Ve
   return from.empty() ? RigidMotion() : fitRigidMotion(from, to, true);
 }
 
-// Moves surface targets toward the rigid motion of the handle's rest shape that best fits them (handleTargets).
+// Moves surface targets toward the rigid motion of the handle's rest shape that best fits them (handleTargets, every
+// step: the fit takes the rest places and targets as they are, without a mask or copies).
 void blendTowardRigid(std::vector<Vec3>& targets, const std::vector<Vec3>& rest, double rigidity) {
-  const RigidMotion motion = fitRestToTargets(rest, targets, std::vector<char>(rest.size(), 1));
+  const RigidMotion motion = fitRigidMotion(rest, targets, true);
   for (size_t k = 0; k < targets.size(); ++k) targets[k] += rigidity * (motion(rest[k]) - targets[k]);
 }
 

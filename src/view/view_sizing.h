@@ -22,9 +22,9 @@ struct ViewStats {
 // applyViewToFaceSizing leaves unscaled and unclamped. Their factor stays, so that silhouetteVertexSizing does not
 // take the band's tensors for a silhouette's and refine the cloth beside a band out of view finer than the
 // view-independent run would.
-// Why: a band bound to a moving character is where a garment's stretch concentrates; refined and coarsened with the
-// camera, its new nodes are bound where the cloth is at that moment, and over a film camera's shots the free cloth
-// beside the band spent 10x as many frames past 1.3x its rest length as without the view (docs/view-dependent.md).
+// Why it exists: while bound bands followed the body's skin, the free cloth beside a skirt's band seen by a film
+// camera spent 10x as many frames past 1.3x its rest length as without the view. Bands now keep their shape
+// (HandleSpec::bindRigidity), which closed that gap; this stays an option (docs/view-dependent.md).
 void keepHeldFacesViewIndependent(const Mesh& mesh, const std::vector<char>& held, ViewFactorField& field);
 
 // Scales each face tensor by F^2 (F = field.factor), then applies the screen-space clamp with the camera of the
