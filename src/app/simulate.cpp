@@ -149,7 +149,9 @@ void adaptCloth(Cloth& cloth, const ProximityQuery& obstacles, FrameReport& repo
       check.beginBatch = [guard](const Mesh& mesh, int batch, const std::vector<int>& faceMap) {
         guard->beginBatch(mesh, batch, faceMap);
       };
-      check.allow = [guard](const std::vector<Tet>& sweep) { return guard->allow(sweep); };
+      check.allow = [guard](const std::vector<Tet>& sweep, const std::vector<Triangle>& made) {
+        return guard->allow(sweep, made);
+      };
     }
     const RemeshResult result = remesh(cloth.mesh, sizingAtVerts, params, pinnedMask(cloth), guard ? &check : nullptr);
     counters.splits = result.splits, counters.flips = result.flips, counters.collapses = result.collapses;

@@ -102,6 +102,10 @@ bool trianglesIntersect(const Vec3& a0, const Vec3& a1, const Vec3& a2, const Ve
          segmentHitsTriangle(b1, b2, a0, a1, a2) || segmentHitsTriangle(b2, b0, a0, a1, a2);
 }
 
+bool trianglesCrossBeyondCorner(const Vec3& n, const Vec3& a1, const Vec3& a2, const Vec3& b1, const Vec3& b2) {
+  return segmentHitsTriangle(a1, a2, n, b1, b2) || segmentHitsTriangle(b1, b2, n, a1, a2);
+}
+
 double cornerAngle(const Vec3& at, const Vec3& a, const Vec3& b) {
   const Vec3 u = a - at, v = b - at;
   return std::atan2(u.cross(v).norm(), u.dot(v));

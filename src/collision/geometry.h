@@ -38,4 +38,10 @@ double cornerAngle(const Vec3& at, const Vec3& a, const Vec3& b);
 bool trianglesIntersect(const Vec3& a0, const Vec3& a1, const Vec3& a2, const Vec3& b0, const Vec3& b1,
                         const Vec3& b2);
 
+// True when triangles (n, a1, a2) and (n, b1, b2), which share corner n, cross beyond it: the edge opposite n of one
+// crosses the other (touching counts). Their planes meet in a line through n, and a crossing runs along it from n
+// until it leaves one triangle, which it can only do through that triangle's edge opposite n (the edges through n
+// meet the line at n alone, unless one lies in the other's plane: degenerate placements are not told apart).
+bool trianglesCrossBeyondCorner(const Vec3& n, const Vec3& a1, const Vec3& a2, const Vec3& b1, const Vec3& b2);
+
 }  // namespace adacloth

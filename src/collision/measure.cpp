@@ -41,6 +41,31 @@ bool facesIntersect(const Mesh& a, int fa, const Mesh& b, int fb, bool same) {
                             b.nodes[tb[1]].x, b.nodes[tb[2]].x);
 }
 
+// Pairs of a cloth's faces that share exactly one node and cross beyond it (trianglesCrossBeyondCorner), each pair
+// once: at its shared node.
+int crossingsAtSharedNodes(const Mesh& m) {
+  int count = 0;
+  std::vector<int> fan;
+  for (size_t n = 0; n < m.nodes.size(); ++n) {
+    fan.clear();
+    for (int v : m.nodes[n].verts) fan.insert(fan.end(), m.verts[v].faces.begin(), m.verts[v].faces.end());
+    for (size_t i = 0; i < fan.size(); ++i)
+      for (size_t j = i + 1; j < fan.size(); ++j) {
+        const Tri a = m.faceNodes(fan[i]), b = m.faceNodes(fan[j]);
+        // The corners other than n, in order; a pair sharing an edge has one in common.
+        int oa[2], ob[2], ka = 0, kb = 0;
+        for (int k = 0; k < 3; ++k) {
+          if (a[k] != int(n)) oa[ka++] = a[k];
+          if (b[k] != int(n)) ob[kb++] = b[k];
+        }
+        if (oa[0] == ob[0] || oa[0] == ob[1] || oa[1] == ob[0] || oa[1] == ob[1]) continue;
+        const Vec3& x = m.nodes[n].x;
+        count += trianglesCrossBeyondCorner(x, m.nodes[oa[0]].x, m.nodes[oa[1]].x, m.nodes[ob[0]].x, m.nodes[ob[1]].x);
+      }
+  }
+  return count;
+}
+
 }  // namespace
 
 std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths) {
@@ -56,6 +81,7 @@ std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths) {
   }
   std::vector<int> count(cloths.size(), 0);
   for (size_t a = 0; a < cloths.size(); ++a) {
+    count[a] += crossingsAtSharedNodes(*cloths[a]);
     std::vector<std::pair<int, int>> pairs;
     trees[a].selfOverlaps([&](int i, int j) { pairs.push_back({i, j}); }, 0.0);
     for (const auto& [i, j] : pairs) count[a] += facesIntersect(*cloths[a], i, *cloths[a], j, true);

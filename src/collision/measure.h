@@ -12,7 +12,9 @@ namespace adacloth {
 double maxPenetration(const Mesh& cloth, const ObstacleField& obstacles);
 
 // For each cloth, the number of pairs of its triangles that intersect another triangle of the same or another
-// cloth (pairs sharing a node are neighbours, not intersections). A pair between two cloths counts for both.
+// cloth. A pair between two cloths counts for both. Triangles that share an edge never count; two that share a single
+// node count when they cross beyond it (cloth folded through itself around the node: split apart by a remesh, such a
+// pair becomes an ordinary one).
 std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths);
 
 }  // namespace adacloth

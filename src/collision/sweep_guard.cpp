@@ -101,6 +101,10 @@ bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack) {
 
 bool tetsIntersect(const Tet& a, const Tet& b, double slack) { return overlap(polytopeOf(a), polytopeOf(b), slack); }
 
+bool trianglesOverlap(const Triangle& a, const Triangle& b, double slack) {
+  return overlap(polytopeOf(a), polytopeOf(b), slack);
+}
+
 TriangleSet::TriangleSet(std::vector<Triangle> triangles, bool indexed) : triangles_(std::move(triangles)) {
   boxes_.reserve(triangles_.size());
   for (const Triangle& t : triangles_) {
@@ -190,7 +194,7 @@ void TriangleSet::followFaces(const std::vector<int>& faceMap) {
   for (int& f : placeFace_) f = f >= 0 && size_t(f) < faceMap.size() ? faceMap[size_t(f)] : -1;
 }
 
-bool TriangleSet::reaches(const Tet& tet) const {
+bool TriangleSet::reaches(const Tet& tet, const std::vector<Triangle>& made) const {
   const Aabb box = boxOf(tet);
   if (triangles_.empty() && beside_.empty()) return false;
   if (!box.overlaps(bounds_)) return false;
@@ -198,7 +202,27 @@ bool TriangleSet::reaches(const Tet& tet) const {
     tree_.build(boxes_);
     indexed_ = true;
   }
-  auto reachesInto = [&](const Triangle& t) { return sharedCorners(tet, t) < 2 && tetIntersectsTriangle(tet, t); };
+  // A corner of the tetrahedron that no made face holds is a node the operation removes (a collapse's), and the
+  // triangles around it are replaced, as are those with three corners of it (a flip's two faces).
+  std::array<bool, 4> removed{};
+  for (size_t k = 0; k < 4; ++k) {
+    removed[k] = !made.empty();
+    for (const Triangle& face : made)
+      for (const Vec3& p : face) removed[k] = removed[k] && !(p == tet[k]);
+  }
+  auto replaced = [&](const Triangle& t) {
+    for (size_t k = 0; k < 4; ++k)
+      if (removed[k] && (t[0] == tet[k] || t[1] == tet[k] || t[2] == tet[k])) return true;
+    return false;
+  };
+  auto reachesInto = [&](const Triangle& t) {
+    const int shared = sharedCorners(tet, t);
+    if (shared < 2) return tetIntersectsTriangle(tet, t);
+    if (shared > 2 || replaced(t)) return false;
+    for (const Triangle& face : made)
+      if (sharedCorners(face, t) == 1 && trianglesOverlap(face, t)) return true;
+    return false;
+  };
   for (size_t i = 0; i < beside_.size(); ++i)
     if (besideBoxes_[i].overlaps(box) && reachesInto(beside_[i])) return true;
   if (!indexed_) {
@@ -231,7 +255,7 @@ void SweepGuard::beginBatch(const Mesh& mesh, int batch, const std::vector<int>&
   batch_ = batch;
 }
 
-bool SweepGuard::allow(const std::vector<Tet>& sweep) {
+bool SweepGuard::allow(const std::vector<Tet>& sweep, const std::vector<Triangle>& made) {
   // Read lazily: split batches also begin with beginBatch() and never ask. The cloth is read again for every batch
   // that asks, and the later flip passes ask a few times only: a scan of its boxes answers those sooner than a tree
   // could be built, so the tree is built once a batch has asked about kScannedSweeps tetrahedra.
@@ -243,8 +267,15 @@ bool SweepGuard::allow(const std::vector<Tet>& sweep) {
   }
   ownQueries_ += int(sweep.size());
   if (checkOwn_ && ownQueries_ > kScannedSweeps) own_.buildIndex();
+  if (checkOwn_)
+    for (size_t i = 0; i < made.size(); ++i)
+      for (size_t j = i + 1; j < made.size(); ++j)
+        if (sharedCorners(made[i], made[j]) == 1 && trianglesOverlap(made[i], made[j])) {
+          ++refused_;
+          return false;
+        }
   for (const Tet& tet : sweep) {
-    bool blocked = own_.reaches(tet);
+    bool blocked = own_.reaches(tet, made);
     for (size_t k = 0; k < fixed_.size() && !blocked; ++k) blocked = fixed_[k]->reaches(tet);
     const Aabb box = boxOf(tet);
     for (size_t k = 0; k < swept_.size() && !blocked; ++k)

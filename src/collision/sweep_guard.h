@@ -6,9 +6,14 @@
 // and no tetrahedron already swept in the same batch reaches into those tetrahedra, the change can neither create an
 // intersection nor carry the surface through anything, so an intersection-free state stays intersection-free.
 // A triangle that shares an edge (two corners) with a tetrahedron is one of the faces that change or a neighbour of a
-// new face, never a contact, and is skipped. One that shares a single corner can still cross a new face that does
-// not hold that corner, so it is tested: touching at the shared corner is exact (the same point projects to the
-// same value on every axis), and the test counts touching as apart.
+// new face across an edge, and touches the tetrahedron along that edge whatever its shape. It cannot cross the face it
+// borders, but a flip makes two faces: the neighbour of cda across ca shares only c with cdb, and where the cloth is
+// folded tight it can lie through cdb. The contact passes find crossings as they happen, not ones already there, so
+// the cloth then stays through itself (a split that separates the two faces makes it plain); the neighbour is tested
+// against each new face it shares one corner with. One that shares a single corner with a tetrahedron can
+// still cross a new face that does not hold that corner, so it is tested too: touching at the shared corner is exact
+// (the same point projects to the same value on every axis), and the test counts touching as apart. The faces of one
+// collapse share its kept node, and are tested against each other the same way (a fan folded over itself).
 #include <array>
 #include <vector>
 
@@ -28,6 +33,8 @@ using Triangle = std::array<Vec3, 3>;
 // operation.
 bool tetIntersectsTriangle(const Tet& tet, const Triangle& tri, double slack = 1e-10);
 bool tetsIntersect(const Tet& a, const Tet& b, double slack = 1e-10);
+// The same for two triangles; triangles that share a corner touch there and count as apart unless they cross beyond it.
+bool trianglesOverlap(const Triangle& a, const Triangle& b, double slack = 1e-10);
 
 // Triangles for sweep queries, in a bounding volume hierarchy or (unindexed, for a set asked only a few times before
 // it changes) scanned box by box: the answers are the same.
@@ -58,8 +65,9 @@ class TriangleSet {
   // that every cloth's remeshing checks against are mostly never asked near them (a crowd's garments are metres
   // apart), and a single cloth's set is never asked at all. Queries stay const (the remesher asks serially).
   void indexWhenNear() { indexWhenNear_ = true; }
-  // True when a triangle that shares at most one corner with `tet` (exact positions) reaches into it.
-  bool reaches(const Tet& tet) const;
+  // True when a triangle that shares at most one corner with `tet` (exact positions) reaches into it, or one that
+  // shares two corners (a neighbour across an edge) crosses a face of `made` it shares one corner with.
+  bool reaches(const Tet& tet, const std::vector<Triangle>& made = {}) const;
   const Aabb& bounds() const { return bounds_; }
 
  private:
@@ -93,8 +101,9 @@ class SweepGuard {
   // since they were last read. `mesh` must outlive the batch.
   // `faceMap` is the remesher's (SweepCheck::beginBatch): the faces before the batch that just finished to now.
   void beginBatch(const Mesh& mesh, int batch, const std::vector<int>& faceMap = {});
-  // True (and remembered) when nothing reaches into `sweep`; false counts as refused.
-  bool allow(const std::vector<Tet>& sweep);
+  // True (and remembered) when nothing reaches into `sweep` and the faces it makes (`made`: SweepCheck in
+  // remesh/remesh.h) cross neither their neighbours nor each other; false counts as refused.
+  bool allow(const std::vector<Tet>& sweep, const std::vector<Triangle>& made = {});
   int refused() const { return refused_; }
 
  private:

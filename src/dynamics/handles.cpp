@@ -253,21 +253,27 @@ std::vector<Vec3> handleTargets(const HandleState& handle, double t) {
   return targets;
 }
 
-std::vector<char> pinnedMask(const std::vector<HandleState>& handles, size_t nodeCount) {
-  std::vector<char> mask(nodeCount, 0);
-  for (const HandleState& h : handles)
-    for (int i : h.nodes)
-      if (i >= 0 && size_t(i) < nodeCount) mask[i] = 1;
-  return mask;
-}
+namespace {
 
-std::vector<char> boundMask(const std::vector<HandleState>& handles, size_t nodeCount) {
+// The nodes held by the handles `counts` accepts.
+template <typename Counts>
+std::vector<char> heldMask(const std::vector<HandleState>& handles, size_t nodeCount, Counts counts) {
   std::vector<char> mask(nodeCount, 0);
   for (const HandleState& h : handles)
-    if (h.surface)
+    if (counts(h))
       for (int i : h.nodes)
         if (i >= 0 && size_t(i) < nodeCount) mask[i] = 1;
   return mask;
+}
+
+}  // namespace
+
+std::vector<char> pinnedMask(const std::vector<HandleState>& handles, size_t nodeCount) {
+  return heldMask(handles, nodeCount, [](const HandleState&) { return true; });
+}
+
+std::vector<char> boundMask(const std::vector<HandleState>& handles, size_t nodeCount) {
+  return heldMask(handles, nodeCount, [](const HandleState& h) { return bool(h.surface); });
 }
 
 namespace {

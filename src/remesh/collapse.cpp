@@ -177,7 +177,10 @@ int collapsePass(RemeshState& s, const RemeshParams& params) {
     for (int k = 0; k < 2; ++k) {
       const int removed = edge.nodes[k], other = edge.nodes[1 - k];
       if (knownInvalid(s, removed, other) || !canCollapse(s, e, removed, params)) continue;
-      if (!s.sweepAllowed(collapseSweep(s.mesh, e, removed))) {
+      const std::vector<std::array<Vec3, 4>> sweep = collapseSweep(s.mesh, e, removed);
+      std::vector<std::array<Vec3, 3>> made;  // u w w' becomes v w w'
+      for (const auto& tet : sweep) made.push_back({tet[1], tet[2], tet[3]});
+      if (!s.sweepAllowed(sweep, made)) {
         open[size_t(removed)] = 1;
         continue;
       }

@@ -132,8 +132,10 @@ int flipPass(RemeshState& s, const RemeshParams& params) {
     bool free = true;
     for (int n : quad) free = free && !s.lockedNode[n];
     if (!free || !canFlip(s, e, params)) continue;
-    const auto& x = s.mesh.nodes;
-    if (!s.sweepAllowed({{x[quad[0]].x, x[quad[1]].x, x[quad[2]].x, x[quad[3]].x}})) continue;
+    // The flip makes (c, p, d) and (d, q, c) (flipEdge).
+    const Vec3 &p = s.mesh.nodes[quad[0]].x, &q = s.mesh.nodes[quad[1]].x, &c = s.mesh.nodes[quad[2]].x,
+               &d = s.mesh.nodes[quad[3]].x;
+    if (!s.sweepAllowed({{p, q, c, d}}, {{c, p, d}, {d, q, c}})) continue;
     for (int n : quad) s.lockedNode[n] = 1;
     flipEdge(s, e);
     ++count;

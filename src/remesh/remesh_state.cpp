@@ -23,8 +23,9 @@ void RemeshState::beginBatch() {
   if (sweepCheck && sweepCheck->beginBatch) sweepCheck->beginBatch(mesh, batches, faceMap);
 }
 
-bool RemeshState::sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep) {
-  if (!sweepCheck || !sweepCheck->allow || sweepCheck->allow(sweep)) return true;
+bool RemeshState::sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep,
+                               const std::vector<std::array<Vec3, 3>>& made) {
+  if (!sweepCheck || !sweepCheck->allow || sweepCheck->allow(sweep, made)) return true;
   ++refused;
   return false;
 }

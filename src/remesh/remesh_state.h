@@ -44,8 +44,9 @@ struct RemeshState {
   void recordNewNodes();
   // Whether a face around `node` changed in batch `batch` or later.
   bool changedSince(int node, int batch) const { return changedIn[size_t(node)] >= batch; }
-  // Asks the sweep check (if any) whether an operation sweeping `sweep` may go ahead; counts refusals.
-  bool sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep);
+  // Asks the sweep check (if any) whether an operation sweeping `sweep` and making the faces `made` (world
+  // positions) may go ahead; counts refusals.
+  bool sweepAllowed(const std::vector<std::array<Vec3, 4>>& sweep, const std::vector<std::array<Vec3, 3>>& made);
 };
 
 // Removes dead faces and orphan verts/nodes, keeping order; rebuilds adjacency and geometry.

@@ -31,6 +31,21 @@ inline Mesh makeTriangles(const std::vector<std::array<Vec3, 3>>& triangles) {
   return makeMesh(u, node, x, faces);
 }
 
+// Cloth folded tight around a node. Nodes p (0), q (1), c (2), d (3) of a quad whose edge pq is not Delaunay in
+// material space (c and d lie close to it), and z (4), a node of the face (p, c, z) across pc: at kFoldedOver that face
+// lies through (d, q, c), which shares only c with it; at kFlatOutside it lies flat beside the quad. `faces` picks
+// the quad's diagonal: kBeforeFlip {(p, q, c), (q, p, d), (p, c, z)}, kAfterFlip {(c, p, d), (d, q, c), (p, c, z)}.
+namespace fold {
+inline const Vec3 kP(0, -1, 0), kQ(0, 1, 0), kC(-1, 0, 0), kD(1, 0, 0.5);
+inline const Vec3 kFoldedOver(0.2, 0.8, 0.4), kFlatOutside(-1, -1, 0);
+inline const std::vector<Tri> kBeforeFlip = {{0, 1, 2}, {1, 0, 3}, {0, 2, 4}};
+inline const std::vector<Tri> kAfterFlip = {{2, 0, 3}, {3, 1, 2}, {0, 2, 4}};
+inline Mesh foldedQuad(const Vec3& z, const std::vector<Tri>& faces) {
+  return makeMesh({Vec2(0, -1), Vec2(0, 1), Vec2(-0.3, 0), Vec2(0.3, 0), Vec2(-1, -1)}, {0, 1, 2, 3, 4},
+                  {kP, kQ, kC, kD, z}, faces);
+}
+}  // namespace fold
+
 // An n x n grid of cells over [0, size]^2 at height y (the XZ plane, material u = (x, -z)), each cell cut along one
 // diagonal, or along the other with `flipped`: the same nodes and face count, other faces (what a remesh that flips
 // edges produces).

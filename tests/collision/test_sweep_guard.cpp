@@ -195,6 +195,85 @@ TEST_CASE("the sweep guard refuses sweeps into fixed triangles and into sweeps a
   CHECK(guard.allow({overlapping}));
 }
 
+namespace {
+
+using namespace adacloth::testing::fold;
+
+Mesh foldedQuad(const Vec3& z) { return adacloth::testing::fold::foldedQuad(z, kBeforeFlip); }
+
+// Pairs of faces that share exactly one node and cross beyond it.
+int crossingsAtSharedNodes(const Mesh& mesh) {
+  int crossings = 0;
+  for (size_t a = 0; a < mesh.faces.size(); ++a)
+    for (size_t b = a + 1; b < mesh.faces.size(); ++b) {
+      const Tri na = mesh.faceNodes(int(a)), nb = mesh.faceNodes(int(b));
+      int shared = 0;
+      for (int i : na)
+        for (int j : nb) shared += i == j;
+      const Triangle ta = {mesh.nodes[na[0]].x, mesh.nodes[na[1]].x, mesh.nodes[na[2]].x};
+      const Triangle tb = {mesh.nodes[nb[0]].x, mesh.nodes[nb[1]].x, mesh.nodes[nb[2]].x};
+      crossings += shared == 1 && trianglesOverlap(ta, tb);
+    }
+  return crossings;
+}
+
+}  // namespace
+
+TEST_CASE("two triangles that share a corner: crossing beyond it, apart, sharing an edge", "[collision]") {
+  CHECK(trianglesOverlap({kP, kC, kFoldedOver}, {kD, kQ, kC}));
+  CHECK_FALSE(trianglesOverlap({kP, kC, kFlatOutside}, {kD, kQ, kC}));
+  CHECK_FALSE(trianglesOverlap({kP, kC, kFoldedOver}, {kQ, kP, kD}));  // shares p, passes beside it
+  CHECK_FALSE(trianglesOverlap({kP, kQ, kC}, {kQ, kP, kD}));           // shares pq: touching along it
+  CHECK(trianglesOverlap({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)},
+                         {Vec3(0.2, 0.2, -0.5), Vec3(0.2, 0.2, 0.5), Vec3(3, 3, 0)}));  // no corner shared
+}
+
+TEST_CASE("the sweep guard refuses a flip whose new face would lie through the neighbour of the other new face",
+          "[collision]") {
+  // The neighbour shares an edge with the flip's tetrahedron, so the tetrahedron test alone cannot tell a neighbour
+  // folded through a new face from one lying beside it: the made faces decide.
+  const Tet flip = {kP, kQ, kC, kD};
+  const std::vector<Triangle> made = {{kC, kP, kD}, {kD, kQ, kC}};
+  const Mesh folded = foldedQuad(kFoldedOver), flat = foldedQuad(kFlatOutside);
+  SweepGuard guard({}, true);
+  guard.beginBatch(folded, 0);
+  CHECK(guard.allow({flip}));  // what the tetrahedron alone says
+  guard.beginBatch(folded, 1);
+  CHECK_FALSE(guard.allow({flip}, made));
+  guard.beginBatch(flat, 2);
+  CHECK(guard.allow({flip}, made));
+  // A collapse's made faces share its kept node: two of them folded through each other are refused.
+  SweepGuard collapse({}, true);
+  collapse.beginBatch(flat, 0);
+  CHECK_FALSE(collapse.allow({}, {{kC, kP, kFoldedOver}, {kC, kD, kQ}}));
+  CHECK(collapse.allow({}, {{kC, kP, kFlatOutside}, {kC, kD, kQ}}));
+}
+
+TEST_CASE("a guarded flip pass leaves no faces crossing at a shared node; the flip it refuses is the folded one",
+          "[collision]") {
+  for (const bool foldedOver : {true, false}) {
+    Mesh mesh = foldedQuad(foldedOver ? kFoldedOver : kFlatOutside);
+    REQUIRE(crossingsAtSharedNodes(mesh) == 0);
+    SweepGuard guard({}, true);
+    SweepCheck check;
+    check.beginBatch = [&](const Mesh& m, int batch, const std::vector<int>& faceMap) {
+      guard.beginBatch(m, batch, faceMap);
+    };
+    check.allow = [&](const std::vector<Tet>& sweep, const std::vector<Triangle>& made) {
+      return guard.allow(sweep, made);
+    };
+    RemeshState s(mesh);
+    s.sizing.assign(mesh.verts.size(), Mat2::Identity());
+    s.protectedNode.assign(mesh.nodes.size(), 0);
+    s.originalNode.assign(mesh.nodes.size(), 0);
+    s.sweepCheck = &check;
+    const int flips = flipPass(s, RemeshParams());
+    CHECK(flips == (foldedOver ? 0 : 1));
+    CHECK(s.refused == (foldedOver ? 1 : 0));
+    CHECK(crossingsAtSharedNodes(mesh) == 0);
+  }
+}
+
 TEST_CASE("remeshing with the sweep guard does not cut through an obstacle; without it, it does", "[collision]") {
   const TriangleSet obstacle({kUnderRidge});
   Mesh unguarded = roof(8);
@@ -209,7 +288,9 @@ TEST_CASE("remeshing with the sweep guard does not cut through an obstacle; with
   check.beginBatch = [&](const Mesh& mesh, int batch, const std::vector<int>& faceMap) {
     guard.beginBatch(mesh, batch, faceMap);
   };
-  check.allow = [&](const std::vector<Tet>& sweep) { return guard.allow(sweep); };
+  check.allow = [&](const std::vector<Tet>& sweep, const std::vector<Triangle>& made) {
+    return guard.allow(sweep, made);
+  };
   const RemeshResult r = coarsen(guarded, &check);
   CHECK(r.collapses > 0);  // it still coarsens away from the ridge
   CHECK(r.refused > 0);

@@ -89,7 +89,7 @@ struct RefusingSome {
   SweepCheck check() {
     SweepCheck check;
     check.beginBatch = [this](const Mesh&, int finished, const std::vector<int>&) { batch = finished; };
-    check.allow = [this](const std::vector<std::array<Vec3, 4>>& sweep) {
+    check.allow = [this](const std::vector<std::array<Vec3, 4>>& sweep, const std::vector<std::array<Vec3, 3>>&) {
       const double key = 7919.0 * sweep[0][0].x() + 104729.0 * sweep[0][1].y() + 31.0 * sweep[0][2].z();
       return batch % 3 == 0 || key - std::floor(key) > 0.2;
     };
