@@ -23,10 +23,11 @@ struct RemeshParams {
 // uses collision/sweep_guard.h). A flip or a collapse keeps every node where it is but changes the surface between
 // them; `allow` gets the tetrahedra that change sweeps and the faces it makes (world positions: a flip of edge ab
 // with opposite nodes c, d sweeps abcd and makes cda, cdb; a collapse of u into v sweeps u v w w' and makes v w w' for
-// every triangle u w w' of u's fan that survives) and refuses by returning false. `beginBatch` comes first in every batch with the mesh as it then is, the count of batches
-// finished so far (the mesh changed when that count did) and the face map of the last one finished (its faces when
-// it began -> their index now, -1 when removed; faces outside its image are new; empty before the first). A split
-// keeps the surface exactly (the new node is the edge's midpoint), so it is never asked about.
+// every triangle u w w' of u's fan that survives) and refuses by returning false. `beginBatch` comes first in every
+// batch with the mesh as it then is, the count of batches finished so far (the mesh changed when that count did) and
+// the face map of the last one finished (its faces when it began -> their index now, -1 when removed; faces outside
+// its image are new; empty before the first). A split keeps the surface exactly (the new node is the edge's
+// midpoint), so it is never asked about.
 struct SweepCheck {
   std::function<void(const Mesh& mesh, int batchesFinished, const std::vector<int>& faceMap)> beginBatch;
   std::function<bool(const std::vector<std::array<Vec3, 4>>& sweep, const std::vector<std::array<Vec3, 3>>& made)>

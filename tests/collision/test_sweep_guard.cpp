@@ -1,5 +1,5 @@
-// The remesh sweep guard (collision/sweep_guard.h): its separating-axis tests, and a remesh that would cut through an
-// obstacle without it.
+// The remesh sweep guard (collision/sweep_guard.h): its separating-axis tests, a remesh that would cut through an
+// obstacle without it, and flips and collapses that would fold the cloth through itself around a node.
 #include <catch2/catch.hpp>
 
 #include <random>
