@@ -81,6 +81,18 @@ int sharedCorners(const std::array<Vec3, N>& a, const std::array<Vec3, M>& b) {
   return shared;
 }
 
+// Whether two triangles that share exactly one corner cross beyond it.
+bool crossBeyondSharedCorner(const Triangle& a, const Triangle& b) {
+  return sharedCorners(a, b) == 1 && trianglesOverlap(a, b);
+}
+
+// Whether a corner of one of `faces` lies at `p` (exact positions).
+bool holds(const std::vector<Triangle>& faces, const Vec3& p) {
+  for (const Triangle& face : faces)
+    if (std::find(face.begin(), face.end(), p) != face.end()) return true;
+  return false;
+}
+
 template <size_t N>
 Aabb boxOf(const std::array<Vec3, N>& corners) {
   Aabb box;
@@ -202,17 +214,11 @@ bool TriangleSet::reaches(const Tet& tet, const std::vector<Triangle>& made) con
     tree_.build(boxes_);
     indexed_ = true;
   }
-  // A corner of the tetrahedron that no made face holds is a node the operation removes (a collapse's), and the
-  // triangles around it are replaced, as are those with three corners of it (a flip's two faces).
-  std::array<bool, 4> removed{};
-  for (size_t k = 0; k < 4; ++k) {
-    removed[k] = !made.empty();
-    for (const Triangle& face : made)
-      for (const Vec3& p : face) removed[k] = removed[k] && !(p == tet[k]);
-  }
+  // A triangle with three corners of the tetrahedron is one the operation replaces (a flip's two faces), and so is
+  // one with a corner of it that no made face holds: that corner is the node a collapse removes.
   auto replaced = [&](const Triangle& t) {
-    for (size_t k = 0; k < 4; ++k)
-      if (removed[k] && (t[0] == tet[k] || t[1] == tet[k] || t[2] == tet[k])) return true;
+    for (const Vec3& p : t)
+      if (std::find(tet.begin(), tet.end(), p) != tet.end() && !holds(made, p)) return true;
     return false;
   };
   auto reachesInto = [&](const Triangle& t) {
@@ -220,7 +226,7 @@ bool TriangleSet::reaches(const Tet& tet, const std::vector<Triangle>& made) con
     if (shared < 2) return tetIntersectsTriangle(tet, t);
     if (shared > 2 || replaced(t)) return false;
     for (const Triangle& face : made)
-      if (sharedCorners(face, t) == 1 && trianglesOverlap(face, t)) return true;
+      if (crossBeyondSharedCorner(face, t)) return true;
     return false;
   };
   for (size_t i = 0; i < beside_.size(); ++i)
@@ -270,7 +276,7 @@ bool SweepGuard::allow(const std::vector<Tet>& sweep, const std::vector<Triangle
   if (checkOwn_)
     for (size_t i = 0; i < made.size(); ++i)
       for (size_t j = i + 1; j < made.size(); ++j)
-        if (sharedCorners(made[i], made[j]) == 1 && trianglesOverlap(made[i], made[j])) {
+        if (crossBeyondSharedCorner(made[i], made[j])) {
           ++refused_;
           return false;
         }
