@@ -35,9 +35,11 @@ bool RunHealth::Trouble::add(int frame, int amount) {
 RunHealth::ClothTrouble& RunHealth::cloth(const std::string& name) {
   for (ClothTrouble& c : cloths_)
     if (c.name == name) return c;
-  cloths_.push_back({name, {}, {}, {}});
+  cloths_.push_back({name, {}, {}, {}, false});
   return cloths_.back();
 }
+
+void RunHealth::toldCrossedAtStart(const std::string& name) { cloth(name).crossedAtStart = true; }
 
 std::vector<std::string> RunHealth::observe(const config::Json& line) {
   std::vector<std::string> warnings;
@@ -45,7 +47,7 @@ std::vector<std::string> RunHealth::observe(const config::Json& line) {
   for (const config::Json& c : line.value("cloths", config::Json::array())) {
     ClothTrouble& t = cloth(c.value("name", std::string()));
     const int intersections = c.value("intersections", 0);
-    if (intersections > 0 && t.intersecting.add(frame, intersections))
+    if (intersections > 0 && t.intersecting.add(frame, intersections) && !t.crossedAtStart)
       warnings.push_back(formatted(
           "frame %d: cloth \"%s\" ends the frame with %d pairs of triangles through each other (stats.jsonl: "
           "intersections); the contact passes could not keep it apart there (docs/collisions.md, Known limits)",

@@ -31,6 +31,9 @@ class RunHealth {
   std::vector<std::string> observe(const config::Json& line);
   // One line summing up the run's contact trouble ("over the run, ..."; "" when there was none).
   std::string summary() const;
+  // The run told at its start that cloth `name` starts through itself or another cloth: the frames it ends with
+  // intersecting triangles are not told again as they come (the summary still counts them).
+  void toldCrossedAtStart(const std::string& name);
 
  private:
   struct Trouble {
@@ -44,6 +47,7 @@ class RunHealth {
     std::string name;
     Trouble intersecting, knotted;
     Trouble torn;  // amounts: the edge p99 in hundredths
+    bool crossedAtStart = false;  // toldCrossedAtStart
   };
   ClothTrouble& cloth(const std::string& name);
 

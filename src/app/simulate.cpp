@@ -13,6 +13,7 @@
 #include "app/held_inside.h"
 #include "app/obstacle_solids.h"
 #include "app/run_health.h"
+#include "app/start_crossed.h"
 #include "collision/bvh.h"
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
@@ -655,6 +656,17 @@ std::string startInsideNote(const Shot& shot, Scene& scene) {
   return note + limit;
 }
 
+// startCrossed for the scene's cloths as they are.
+StartCrossed startCrossedOf(const Scene& scene) {
+  std::vector<std::string> names;
+  std::vector<const Mesh*> meshes;
+  for (const Cloth& cloth : scene.cloths) {
+    names.push_back(cloth.spec.name);
+    meshes.push_back(&cloth.mesh);
+  }
+  return startCrossed(names, meshes);
+}
+
 }  // namespace
 
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
@@ -698,6 +710,15 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
                                               "(a sequence's `rest` mesh)"
                                             : "fit the cloth to the obstacles' pose at time 0, or start from the "
                                               "pose it was fitted to (`preroll_frames` and the sequence's `rest`)");
+      if (shot.collision.enabled && shot.collision.selfCollision) {
+        StartCrossed crossed;
+        {
+          ScopedPhase timer(report, Phase::Measure);
+          crossed = startCrossedOf(scene);
+        }
+        if (!crossed.note.empty()) std::fprintf(stderr, "warning: %s\n", crossed.note.c_str());
+        for (size_t c : crossed.cloths) health.toldCrossedAtStart(scene.cloths[c].spec.name);
+      }
       // The pre-roll: frames -preroll_frames + 1 .. 0, simulated but not written; frame 0's line counts their work.
       for (int k = 1; k <= shot.prerollFrames; ++k) advance(report, k - shot.prerollFrames);
       if (shot.prerollFrames > 0) endPreroll(scene);

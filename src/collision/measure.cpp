@@ -68,7 +68,7 @@ int crossingsAtSharedNodes(const Mesh& m) {
 
 }  // namespace
 
-std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths) {
+std::vector<std::vector<int>> intersectionsBetween(const std::vector<const Mesh*>& cloths) {
   // Four-wide trees that know the faces' nodes: faces sharing a node do not count as intersecting, and the self
   // traversal leaves those pairs (most of its overlapping pairs) out. The trees may let through a few pairs whose
   // boxes lie a micrometre apart, which the exact test then finds apart: the count does not depend on them.
@@ -79,19 +79,28 @@ std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths) {
     for (size_t f = 0; f < corners.size(); ++f) corners[f] = cloths[c]->faceNodes(int(f));
     trees[c].build(boxes.data(), boxes.size(), corners.data());
   }
-  std::vector<int> count(cloths.size(), 0);
+  std::vector<std::vector<int>> count(cloths.size(), std::vector<int>(cloths.size(), 0));
   for (size_t a = 0; a < cloths.size(); ++a) {
-    count[a] += crossingsAtSharedNodes(*cloths[a]);
+    count[a][a] += crossingsAtSharedNodes(*cloths[a]);
     std::vector<std::pair<int, int>> pairs;
     trees[a].selfOverlaps([&](int i, int j) { pairs.push_back({i, j}); }, 0.0);
-    for (const auto& [i, j] : pairs) count[a] += facesIntersect(*cloths[a], i, *cloths[a], j, true);
+    for (const auto& [i, j] : pairs) count[a][a] += facesIntersect(*cloths[a], i, *cloths[a], j, true);
     for (size_t b = a + 1; b < cloths.size(); ++b) {
       int between = 0;
       trees[a].overlaps(
           trees[b], [&](int i, int j) { between += facesIntersect(*cloths[a], i, *cloths[b], j, false); }, 0.0);
-      count[a] += between;
-      count[b] += between;
+      count[a][b] = count[b][a] = between;
     }
+  }
+  return count;
+}
+
+std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths) {
+  std::vector<int> count;
+  for (const std::vector<int>& row : intersectionsBetween(cloths)) {
+    int sum = 0;
+    for (int pairs : row) sum += pairs;
+    count.push_back(sum);
   }
   return count;
 }

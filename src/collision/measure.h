@@ -17,4 +17,8 @@ double maxPenetration(const Mesh& cloth, const ObstacleField& obstacles);
 // pair becomes an ordinary one).
 std::vector<int> countIntersections(const std::vector<const Mesh*>& cloths);
 
+// The same pairs by the cloths they join: [a][a] pairs within cloth a, [a][b] (= [b][a]) pairs between cloths a and
+// b. countIntersections(cloths)[a] is the sum of row a.
+std::vector<std::vector<int>> intersectionsBetween(const std::vector<const Mesh*>& cloths);
+
 }  // namespace adacloth

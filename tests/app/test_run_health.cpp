@@ -44,6 +44,20 @@ TEST_CASE("cloth through cloth is told once per cloth, with the frame and the co
         std::string::npos);
 }
 
+TEST_CASE("cloth told at the start to lie crossed is not told again as its frames end crossed", "[app]") {
+  RunHealth health;
+  health.toldCrossedAtStart("sheet");
+  // The other cloth of the shot is told as before.
+  std::vector<std::string> w =
+      health.observe(frameLine(0, {clothLine("sheet", 500, 10, 40, 1.0), clothLine("skirt", 1000, 10, 2, 1.0)}));
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("cloth \"skirt\"") != std::string::npos);
+  CHECK(health.observe(frameLine(1, {clothLine("sheet", 500, 10, 45, 1.0)})).empty());
+  // The summary still counts the crossed frames.
+  CHECK(health.summary().find("\"sheet\" ended 2 frames with triangles through each other (first frame 0, at most "
+                              "45 pairs)") != std::string::npos);
+}
+
 TEST_CASE("a cloth crushed into itself is told when its contacts and its stretch both say so", "[app]") {
   RunHealth health;
   // Crumpled by a ball that lets go: 7 pairs per node, or many pairs with the edges near rest.

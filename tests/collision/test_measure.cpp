@@ -45,3 +45,21 @@ TEST_CASE("the intersection count sees cloth folded through itself around a node
   CHECK(both[1] >= 1);
   CHECK(both[0] == both[1] + 1);
 }
+
+TEST_CASE("intersecting pairs by the cloths they join add up to the count per cloth", "[collision]") {
+  Mesh folded = foldAroundNode(kFoldedOver), flat = foldAroundNode(kFlatOutside);
+  Mesh across = makeMesh({Vec2(0, 0), Vec2(1, 0), Vec2(0, 1)}, {0, 1, 2},
+                         {Vec3(0.1, -0.2, -1), Vec3(0.1, -0.2, 1), Vec3(5, 5, 0.2)}, {{0, 1, 2}});
+  const std::vector<const Mesh*> cloths = {&folded, &across, &flat};
+  const std::vector<std::vector<int>> between = intersectionsBetween(cloths);
+  CHECK(between[0][0] == 1);  // the fold around its node
+  CHECK(between[1][1] == 0);
+  CHECK(between[0][1] >= 1);
+  CHECK(between[0][1] == between[1][0]);
+  const std::vector<int> count = countIntersections(cloths);
+  for (size_t a = 0; a < cloths.size(); ++a) {
+    int sum = 0;
+    for (int pairs : between[a]) sum += pairs;
+    CHECK(count[a] == sum);
+  }
+}
