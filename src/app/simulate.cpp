@@ -15,6 +15,7 @@
 #include "app/run_health.h"
 #include "app/start_crossed.h"
 #include "collision/bvh.h"
+#include "collision/cloth_contacts.h"
 #include "collision/measure.h"
 #include "collision/obstacle_field.h"
 #include "collision/predicted_contacts.h"
@@ -482,13 +483,27 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
     if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactSprings.enabled()) {
       endField = &contactFieldAt(scene, t0, h);
     }
+    // The other cloths as every cloth would move unconstrained over the step, taken before any is solved
+    // (collision/cloth_contacts.h).
+    std::optional<ClothEndSurfaces> otherCloths;
+    if (shot.collision.enabled && shot.collision.selfCollision && scene.cloths.size() > 1 &&
+        settings.contactSprings.enabled()) {
+      std::vector<const Mesh*> meshes;
+      for (const Cloth& cloth : scene.cloths) meshes.push_back(&cloth.mesh);
+      otherCloths.emplace(meshes, h);
+    }
+    const ClothContactSettings clothContact{shot.collision.thickness, 0.5, shot.collision.selfFriction};
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
       Cloth& cloth = scene.cloths[c];
       start.push_back(positionsOf(cloth.mesh));
       FreeEndDistances measured;
-      const std::vector<ObstacleContact> contacts =
+      std::vector<ObstacleContact> contacts =
           endField ? predictObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, h, true, &measured)
                    : std::vector<ObstacleContact>();
+      if (otherCloths) {
+        const std::vector<ObstacleContact> layered = otherCloths->contactsOf(int(c), clothContact);
+        contacts.insert(contacts.end(), layered.begin(), layered.end());
+      }
       // The solved step's check (dynamics/step.h). The free ends' distances hold for the step they were measured for,
       // not for a halved one.
       ContactCheck check;
@@ -498,6 +513,10 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
           static const FreeEndDistances unknown;
           return missedObstacleContacts(mesh, stepTime, solvedEnd, known, stepTime == h ? measured : unknown,
                                         *endField, shot.collision.thickness);
+        };
+      else if (otherCloths)  // no obstacle to miss, but the rounds let go of springs that would pull the layers together
+        check = [](const Mesh&, double, const std::vector<Vec3>&, const std::vector<ObstacleContact>&) {
+          return std::vector<ObstacleContact>();
         };
       const SolveReport solve =
           stepCloth(cloth.mesh, cloth.dynamics, cloth.spec.material, settings, h, contacts, check);

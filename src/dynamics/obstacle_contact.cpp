@@ -89,14 +89,19 @@ bool contactPulls(const ObstacleContact& c, double h, const std::vector<Vec3>& d
 void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                           const std::vector<double>& stiffness, const std::vector<Vec3>& load, double h,
                           double friction, std::vector<Vec3>& dv, const std::vector<char>& fixed) {
-  if (!(friction > 0) || h <= 0 || stiffness.size() != contacts.size() || load.size() != mesh.nodes.size()) return;
+  const auto coefficient = [&](const ObstacleContact& c) { return c.friction >= 0 ? c.friction : friction; };
+  const bool any = std::any_of(contacts.begin(), contacts.end(),
+                               [&](const ObstacleContact& c) { return coefficient(c) > 0; });
+  if (!any || h <= 0 || stiffness.size() != contacts.size() || load.size() != mesh.nodes.size()) return;
   thread_local std::vector<int> firstStore;
   std::vector<int>& first = firstStore;  // per node: index in `sums`, or -1
   first.assign(mesh.nodes.size(), -1);
   struct Sum {
     int node;
     Vec3 force, normal, velocity;  // N; stiffness-weighted sums of the normals and surface velocities
-    double stiffness;
+    double stiffness, friction;    // N/m; the stiffness-weighted sum of the contacts' coefficients
+    double firstFriction;          // the coefficient of the node's first contact (1)
+    bool mixed;                    // whether its contacts have different coefficients
   };
   thread_local std::vector<Sum> sumsStore;
   std::vector<Sum>& sums = sumsStore;  // per node with contacts, in order of its first contact
@@ -107,14 +112,18 @@ void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& 
     const double gap = c.depth - h * normalChange(c, dv);  // m, how far the spring still pushes its point
     forEachEnd(c, [&](int i, double w) {
       if (!fixed.empty() && fixed[i]) return;  // a held node keeps its prescribed velocity
-      if (first[i] < 0)
-        first[i] = int(sums.size()), sums.push_back({i, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0});
+      if (first[i] < 0) {
+        first[i] = int(sums.size());
+        sums.push_back({i, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0, 0.0, coefficient(c), false});
+      }
       Sum& sum = sums[first[i]];
       const double share = stiffness[k] * w * w;  // the spring's stiffness as this node feels it
       sum.force += stiffness[k] * w * gap * c.normal;
       sum.normal += share * c.normal;
       sum.velocity += share * c.surfaceVelocity;
       sum.stiffness += share;
+      sum.friction += share * coefficient(c);
+      sum.mixed = sum.mixed || coefficient(c) != sum.firstFriction;
     });
   }
   for (const Sum& sum : sums) {
@@ -127,7 +136,9 @@ void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& 
     const double impulse = std::min(pressing, h * std::max(0.0, sum.force.dot(normal)));  // N s
     const Vec3 relative = node.v + dv[sum.node] - surface;
     const Vec3 tangential = relative - normal.dot(relative) * normal;
-    const double speed = tangential.norm(), reach = friction * impulse / node.mass;  // m/s
+    // One coefficient taken as it is: the weighted mean would round it.
+    const double mu = sum.mixed ? sum.friction / sum.stiffness : sum.firstFriction;
+    const double speed = tangential.norm(), reach = mu * impulse / node.mass;  // m/s
     if (speed > 0) dv[sum.node] -= std::min(1.0, reach / speed) * tangential;
   }
 }

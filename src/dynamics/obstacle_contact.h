@@ -42,6 +42,9 @@ struct ObstacleContact {
   int other = -1;
   int edge = -1;
   double weight = 1, otherWeight = 0;
+  // Coulomb coefficient of this contact (1); negative: the step's (ContactSprings::friction). Contacts with another
+  // cloth (collision/cloth_contacts.h) take the cloth-cloth coefficient.
+  double friction = -1;
 
   bool holdsEdgePoint() const { return other >= 0; }
 };

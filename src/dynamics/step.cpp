@@ -245,7 +245,11 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
                    const StepSettings& settings, const std::vector<ObstacleContact>& active,
                    const std::vector<double>& stiffness, std::vector<Vec3>& dv, SolveReport& report) {
   const double mu = settings.contactSprings.friction;
-  if (!(mu > 0) || active.empty()) return;
+  // A contact may carry its own coefficient (ObstacleContact::friction): a step with frictionless obstacles can still
+  // hold contacts with another cloth that have friction.
+  const bool any = std::any_of(active.begin(), active.end(),
+                               [&](const ObstacleContact& c) { return (c.friction >= 0 ? c.friction : mu) > 0; });
+  if (!any) return;
   // Scratch kept between steps, bound to references (as stepOnce's).
   thread_local std::vector<Vec3> loadStore, targetStore;
   std::vector<Vec3>& load = loadStore;  // N s

@@ -1,0 +1,59 @@
+#pragma once
+// Contacts between cloths inside the implicit step: each cloth's nodes predicted to end the step within the contact
+// thickness of another cloth's face get one-sided springs (dynamics/obstacle_contact.h), the other cloth taken as a
+// surface moving with its own unconstrained motion x + h v.
+//
+// Why: layers of cloth were kept apart by the contact pass alone (collision/response.h, step 3), which pushes the
+// nodes of close pairs apart after the solve, each node by itself. The solve never knew that the layer under it would
+// stop it, so every step the layers sank into each other by what a step of gravity and of their own motion carries,
+// and the pushes took it out again node by node. A push of one node moves it against the nodes around it: three
+// cloths dropped on a ball sheared their faces by 0.1-0.3 of their rest size in a step, the push guard
+// (dynamics/push_guard.h) took back most of it but not all, and a later remesh split made the rest long edges,
+// 1.7-2.1x in most frames (docs/benchmarks.md, "Layers of cloth kept apart in the solve"). A spring in the solve
+// stops the node and, through the cloth's own stiffness, the cloth around it, as the obstacle contacts do.
+//
+// Each of the two cloths is solved by itself, so each side takes a share of the predicted depth (`depthShare`, half
+// by default): the two layers' nodes each stop half-way, and the pair ends the step apart. Faces of the node's own
+// cloth are not looked at: inside one cloth the contact pass decides what is a layer and what a neighbour
+// (collision/material_distance.h).
+#include <vector>
+
+#include "collision/bvh.h"
+#include "dynamics/obstacle_contact.h"
+#include "mesh/mesh.h"
+
+namespace adacloth {
+
+struct ClothContactSettings {
+  double thickness = 0.005;  // m: the contact distance (the shot's collision thickness)
+  double depthShare = 0.5;   // share of the predicted depth a node's spring asks for (1)
+  double friction = 0.2;     // Coulomb coefficient of the springs (the shot's cloth-cloth friction)
+};
+
+// Every cloth's faces at the end of a step of length h (s) as the cloths would move unconstrained (x + h v), in one
+// tree. Built once per step, before any cloth is solved, so that every cloth sees the others as they were.
+class ClothEndSurfaces {
+ public:
+  ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h);
+
+  // The contacts of cloth `cloth`'s free nodes (mass > 0) with the faces of the other cloths: a node whose end position
+  // lies within the thickness of another cloth's face, on the side of the face it was on at the start of the step,
+  // gets a contact along the face's normal (turned to that side), of depth depthShare (thickness - distance), with the
+  // face point's velocity as the surface's (for friction). A node predicted more than the thickness through the face
+  // is left to the contact pass (it may have come from the other side). One contact per node, with its nearest face;
+  // in node order, the same list at any thread count.
+  std::vector<ObstacleContact> contactsOf(int cloth, const ClothContactSettings& settings) const;
+
+ private:
+  struct FaceRef {
+    int cloth, face;
+  };
+  std::vector<const Mesh*> cloths_;
+  // Per cloth, per node, as they were when the tree was built (a cloth solved before another changes its own x and v):
+  std::vector<std::vector<Vec3>> start_, velocity_, end_;  // x (m), v (m/s), x + h v (m)
+  std::vector<FaceRef> faces_;
+  std::vector<Aabb> boxes_;
+  Bvh tree_;
+};
+
+}  // namespace adacloth
