@@ -483,14 +483,14 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
     if (shot.collision.enabled && !scene.obstacles.empty() && settings.contactSprings.enabled()) {
       endField = &contactFieldAt(scene, t0, h);
     }
-    // The other cloths as every cloth would move unconstrained over the step, taken before any is solved
-    // (collision/cloth_contacts.h).
+    // The cloths as every cloth would move unconstrained over the step, taken before any is solved: other cloths and
+    // a cloth's own layers (collision/cloth_contacts.h).
     std::optional<ClothEndSurfaces> otherCloths;
-    if (shot.collision.enabled && shot.collision.selfCollision && scene.cloths.size() > 1 &&
+    if (shot.collision.enabled && shot.collision.selfCollision && !scene.cloths.empty() &&
         settings.contactSprings.enabled()) {
       std::vector<const Mesh*> meshes;
       for (const Cloth& cloth : scene.cloths) meshes.push_back(&cloth.mesh);
-      otherCloths.emplace(meshes, h);
+      otherCloths.emplace(meshes, h, true);
     }
     const ClothContactSettings clothContact{shot.collision.thickness, 0.5, shot.collision.selfFriction};
     for (size_t c = 0; c < scene.cloths.size(); ++c) {

@@ -1,7 +1,7 @@
 #pragma once
-// Contacts between cloths inside the implicit step: each cloth's nodes predicted to end the step within the contact
-// thickness of another cloth's face get one-sided springs (dynamics/obstacle_contact.h), the other cloth taken as a
-// surface moving with its own unconstrained motion x + h v.
+// Contacts between layers of cloth inside the implicit step: each cloth's nodes predicted to end the step within the
+// contact thickness of another cloth's face, or of a layer of their own cloth folded onto itself, get one-sided
+// springs (dynamics/obstacle_contact.h), the face taken as a surface moving with its own unconstrained motion x + h v.
 //
 // Why: layers of cloth were kept apart by the contact pass alone (collision/response.h, step 3), which pushes the
 // nodes of close pairs apart after the solve, each node by itself. The solve never knew that the layer under it would
@@ -13,9 +13,20 @@
 // stops the node and, through the cloth's own stiffness, the cloth around it, as the obstacle contacts do.
 //
 // Each of the two cloths is solved by itself, so each side takes a share of the predicted depth (`depthShare`, half
-// by default): the two layers' nodes each stop half-way, and the pair ends the step apart. Faces of the node's own
-// cloth are not looked at: inside one cloth the contact pass decides what is a layer and what a neighbour
-// (collision/material_distance.h).
+// by default): the two layers' nodes each stop half-way, and the pair ends the step apart.
+//
+// A cloth folded onto itself (a skirt's hem turned up, a sheet piling on the floor) has layers too. With `ownLayers`
+// a node's own cloth counts where it is a layer and not a neighbour: a face of its cloth that does not hold the node
+// and lies, in material space, at least thickness / kMaterialRestSpacing from it (or across a seam, where material
+// space says nothing), which is where the contact pass keeps the pair the whole thickness apart
+// (collision/material_distance.h). Nearer faces are the cloth's own neighbourhood, whose spacing its elasticity
+// decides; the contact pass alone handles them. And only a face the node lies over or under (its nearest point inside
+// the face, or on its boundary with the node within about 37 degrees of the normal): beside a face the side the node
+// started on says little in a crease. Both sides of a fold are in the same solve and each side's nodes get their own
+// springs, so the same half share applies.
+//
+// The contacts are marked ObstacleContact::withCloth: the step's check for contacts the solve missed still looks for
+// an obstacle at their nodes.
 #include <vector>
 
 #include "collision/bvh.h"
@@ -34,25 +45,34 @@ struct ClothContactSettings {
 // tree. Built once per step, before any cloth is solved, so that every cloth sees the others as they were.
 class ClothEndSurfaces {
  public:
-  ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h);
+  // ownLayers: a cloth's nodes also meet the layers of their own cloth (above).
+  ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h, bool ownLayers = false);
 
-  // The contacts of cloth `cloth`'s free nodes (mass > 0) with the faces of the other cloths: a node whose end position
-  // lies within the thickness of another cloth's face, on the side of the face it was on at the start of the step,
-  // gets a contact along the face's normal (turned to that side), of depth depthShare (thickness - distance), with the
-  // face point's velocity as the surface's (for friction). A node predicted more than the thickness through the face
-  // is left to the contact pass (it may have come from the other side). One contact per node, with its nearest face;
-  // in node order, the same list at any thread count.
+  // The contacts of cloth `cloth`'s free nodes (mass > 0) with the faces of the other cloths (and, with ownLayers,
+  // with the layers of its own): a node whose end position lies within the thickness of such a face, on the side of
+  // the face it was on at the start of the step, gets a contact along the face's normal (turned to that side), of
+  // depth depthShare (thickness - distance), with the face point's velocity as the surface's (for friction). A node
+  // predicted more than the thickness through the face is left to the contact pass (it may have come from the other
+  // side). One contact per node, with its nearest face; in node order, the same list at any thread count.
   std::vector<ObstacleContact> contactsOf(int cloth, const ClothContactSettings& settings) const;
 
  private:
   struct FaceRef {
     int cloth, face;
+    Tri nodes;
   };
+  // Whether face `face` of cloth `cloth`, not holding node `node` and within the thickness of it, is a layer for it,
+  // not a neighbour (above).
+  bool isLayerOf(int cloth, int node, int face, double thickness) const;
+
   std::vector<const Mesh*> cloths_;
+  bool ownLayers_ = false;
   // Per cloth, per node, as they were when the tree was built (a cloth solved before another changes its own x and v):
   std::vector<std::vector<Vec3>> start_, velocity_, end_;  // x (m), v (m/s), x + h v (m)
+  // With ownLayers, per cloth: each face's chart, and each node's chart and material position (m) (cloth_contacts.cpp).
+  std::vector<std::vector<int>> faceChart_, nodeChart_;
+  std::vector<std::vector<Vec2>> nodeMaterial_;
   std::vector<FaceRef> faces_;
-  std::vector<Aabb> boxes_;
   Bvh tree_;
 };
 

@@ -3,29 +3,7 @@
 #include <algorithm>
 
 namespace adacloth {
-namespace {
 
-// A face's three edges (as indices into the sorted `edges`) by binary search: obstacles store edges, not face edges.
-std::array<int, 3> obstacleFaceEdges(const Tri& f, const std::vector<std::array<int, 2>>& edges) {
-  std::array<int, 3> fe;
-  for (int k = 0; k < 3; ++k) {
-    std::array<int, 2> key = {std::min(f[k], f[(k + 1) % 3]), std::max(f[k], f[(k + 1) % 3])};
-    fe[k] = int(std::lower_bound(edges.begin(), edges.end(), key) - edges.begin());
-  }
-  return fe;
-}
-
-CollisionMesh::Body beginBody(const CollisionMesh& m, int cloth) {
-  CollisionMesh::Body b;
-  b.cloth = cloth;
-  b.firstNode = int(m.nodeCloth.size());
-  b.firstEdge = int(m.edges.size());
-  b.firstFace = int(m.faces.size());
-  return b;
-}
-
-// Charts of a cloth's faces: faces sharing a vert (not merely a node: a seam joins panels at nodes with a vert on
-// each side) are in one chart. Numbered from `first` in the order of their lowest face.
 std::vector<int> faceCharts(const Mesh& m, int first) {
   std::vector<int> parent(m.verts.size());
   for (size_t v = 0; v < parent.size(); ++v) parent[v] = int(v);
@@ -46,6 +24,27 @@ std::vector<int> faceCharts(const Mesh& m, int first) {
     charts[f] = chart;
   }
   return charts;
+}
+
+namespace {
+
+// A face's three edges (as indices into the sorted `edges`) by binary search: obstacles store edges, not face edges.
+std::array<int, 3> obstacleFaceEdges(const Tri& f, const std::vector<std::array<int, 2>>& edges) {
+  std::array<int, 3> fe;
+  for (int k = 0; k < 3; ++k) {
+    std::array<int, 2> key = {std::min(f[k], f[(k + 1) % 3]), std::max(f[k], f[(k + 1) % 3])};
+    fe[k] = int(std::lower_bound(edges.begin(), edges.end(), key) - edges.begin());
+  }
+  return fe;
+}
+
+CollisionMesh::Body beginBody(const CollisionMesh& m, int cloth) {
+  CollisionMesh::Body b;
+  b.cloth = cloth;
+  b.firstNode = int(m.nodeCloth.size());
+  b.firstEdge = int(m.edges.size());
+  b.firstFace = int(m.faces.size());
+  return b;
 }
 
 void addCloth(CollisionMesh& w, const Mesh& m, int index) {
@@ -213,6 +212,8 @@ std::vector<Candidate> neighbourPairs(const CollisionMesh& w) {
 }
 
 }  // namespace
+
+
 
 int CollisionMesh::bodyOfNode(int n) const {
   const auto after = std::upper_bound(bodies.begin(), bodies.end(), n,

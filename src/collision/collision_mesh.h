@@ -21,6 +21,11 @@ struct Candidate {
   bool operator<(const Candidate& o) const { return std::tie(edgeEdge, a, b) < std::tie(o.edgeEdge, o.a, o.b); }
 };
 
+// Charts of a cloth's faces: faces sharing a vert (not merely a node: a seam joins panels at nodes with a vert on
+// each side) are in one chart, a connected piece of the cloth's material space. Numbered from `first` in the order of
+// their lowest face.
+std::vector<int> faceCharts(const Mesh& m, int first = 0);
+
 struct CollisionMesh {
   // One cloth or mesh obstacle: its ranges of global nodes, edges and faces.
   struct Body {

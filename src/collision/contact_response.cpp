@@ -16,15 +16,6 @@ bool involvesObstacle(const CollisionMesh& w, const std::array<int, 4>& nodes) {
   return false;
 }
 
-// A pair inside one cloth whose primitives are at least this fraction of their material-space distance apart is at
-// its rest spacing (1 - the fraction is the compression tolerated: the strain limit's default min). Such neighbours
-// are not layers to keep a thickness apart: a remeshed 1 cm cloth has edges of 3-9 mm, so primitives two rings apart
-// lie closer than a 5 mm thickness even flat and at rest, and pushing them to it every step stretched the cloth, the
-// next solve pulled it back, and the strain grew step after step (skirt_walk at a 1 cm size: elastic energy
-// 1 -> 200 J; docs/benchmarks.md). Pairs closer than that (cloth gathered, buckled or folded onto itself) are pushed
-// apart, and no pair may cross (the CCD passes).
-constexpr double kRestSpacing = 0.9;
-
 // Against an obstacle the thickness is kept between cloth nodes and the obstacle's faces only (here and in the
 // step's solve, dynamics/obstacle_contact.h). An obstacle's corner under a cloth face, or its edge across a cloth
 // edge, would push the cloth along the face's or the edges' own normal, away from where the solve's node contacts
@@ -39,7 +30,7 @@ bool keptApartByProximity(const CollisionMesh& w, const Candidate& c) {
 
 double proximityTarget(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g, double thickness) {
   if (g.distance >= thickness) return thickness;
-  const double restSpacing = kRestSpacing * materialDistance(w, c);
+  const double restSpacing = kMaterialRestSpacing * materialDistance(w, c);
   if (g.distance >= restSpacing) return g.distance;
   // Not past the rest spacing: two places of one cloth farther apart than that would stretch the cloth between them.
   // Gathered cloth finer than the thickness was pushed to the thickness, pair after pair: a 1 cm adaptive sheet swept

@@ -21,13 +21,6 @@ double segmentSegment(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d
   return std::min({pointSegment(a, c, d), pointSegment(b, c, d), pointSegment(c, a, b), pointSegment(d, a, b)});
 }
 
-// Distance from p to the triangle abc (0 inside).
-double pointTriangle(const Vec2& p, const Vec2& a, const Vec2& b, const Vec2& c) {
-  const double ab = cross2(b - a, p - a), bc = cross2(c - b, p - b), ca = cross2(a - c, p - c);
-  if ((ab >= 0 && bc >= 0 && ca >= 0) || (ab <= 0 && bc <= 0 && ca <= 0)) return 0;
-  return std::min({pointSegment(p, a, b), pointSegment(p, b, c), pointSegment(p, c, a)});
-}
-
 int cornerOf(const Tri& face, int node) {
   for (int k = 0; k < 3; ++k)
     if (face[k] == node) return k;
@@ -43,6 +36,13 @@ std::array<Vec2, 2> edgeEnds(const CollisionMesh& w, int e) {
 
 }  // namespace
 
+double materialDistance(const Vec2& p, const std::array<Vec2, 3>& t) {
+  const Vec2 &a = t[0], &b = t[1], &c = t[2];
+  const double ab = cross2(b - a, p - a), bc = cross2(c - b, p - b), ca = cross2(a - c, p - c);
+  if ((ab >= 0 && bc >= 0 && ca >= 0) || (ab <= 0 && bc <= 0 && ca <= 0)) return 0;
+  return std::min({pointSegment(p, a, b), pointSegment(p, b, c), pointSegment(p, c, a)});
+}
+
 double materialDistance(const CollisionMesh& w, const Candidate& c) {
   if (c.edgeEdge) {
     const int fa = w.edgeOwner[c.a], fb = w.edgeOwner[c.b];
@@ -54,7 +54,7 @@ double materialDistance(const CollisionMesh& w, const Candidate& c) {
   if (owner < 0 || w.faceChart[face] < 0 || w.faceChart[owner] != w.faceChart[face]) return kFar;
   const Vec2& p = w.faceMaterial[owner][cornerOf(w.faces[owner], c.a)];
   const auto& t = w.faceMaterial[face];
-  return pointTriangle(p, t[0], t[1], t[2]);
+  return materialDistance(p, t);
 }
 
 }  // namespace adacloth

@@ -179,6 +179,8 @@ std::vector<ObstacleContact> missedObstacleContacts(const Mesh& mesh, double h, 
   const bool haveNodes = int(measured.node.size()) == n, haveEdges = int(measured.edge.size()) == m;
   std::vector<char> hasContact(n, 0);
   for (const ObstacleContact& c : known) {
+    // A node held off a layer of cloth may still be pulled into the obstacle by the solve.
+    if (c.withCloth) continue;
     if (c.node >= 0 && c.node < n) hasContact[c.node] = 1;
     if (c.holdsEdgePoint() && c.other < n) hasContact[c.other] = 1;
   }

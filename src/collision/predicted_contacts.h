@@ -47,7 +47,8 @@ std::vector<ObstacleContact> predictObstacleContacts(const Mesh& mesh, const Obs
                                                      FreeEndDistances* measured = nullptr);
 
 // The contacts that a step solved with `known` missed (stepCloth's check, dynamics/step.h), from the nodes' solved
-// end positions `solvedEnd` (the mesh holds the step's start, h its length): every node without a contact in `known`
+// end positions `solvedEnd` (the mesh holds the step's start, h its length): every node without an obstacle contact in
+// `known` (a contact with a layer of cloth, ObstacleContact::withCloth, does not count)
 // that ends a quarter of the thickness or more inside it (depth thickness - distance), and every edge whose point
 // nearest the obstacle ends a quarter of the thickness or more short of 0.75 thickness beyond what this call's node
 // contacts make up for (one contact of that point, as above). A node is looked for as deep as the solve moved it (three

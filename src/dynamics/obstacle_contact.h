@@ -45,6 +45,9 @@ struct ObstacleContact {
   // Coulomb coefficient of this contact (1); negative: the step's (ContactSprings::friction). Contacts with another
   // cloth (collision/cloth_contacts.h) take the cloth-cloth coefficient.
   double friction = -1;
+  // A contact with a layer of cloth (collision/cloth_contacts.h), not with an obstacle: its node may still meet an
+  // obstacle that the step's check must look for (predicted_contacts.h, missedObstacleContacts).
+  bool withCloth = false;
 
   bool holdsEdgePoint() const { return other >= 0; }
 };
