@@ -244,6 +244,19 @@ CASES = [
 ]
 
 
+def failure_message(proc):
+    """The last line a failed run wrote on stderr; a run killed by a signal (out of memory, stopped by hand) writes
+    none, and is named by its signal."""
+    if proc.returncode == 0:
+        return ""
+    lines = proc.stderr.strip().splitlines()
+    if lines:
+        return lines[-1]
+    if proc.returncode < 0:
+        return "killed by signal %d" % -proc.returncode
+    return "exit code %d without a message" % proc.returncode
+
+
 def run_case(adacloth, name, shot_name, changes, frames, threads, out, stretch_bounds):
     shot_file = os.path.join(ROOT, "conf", shot_name + ".json")
     if not os.path.isfile(shot_file):
@@ -266,8 +279,7 @@ def run_case(adacloth, name, shot_name, changes, frames, threads, out, stretch_b
     finally:
         os.remove(path)
     result = {"case": name, "shot": shot_name, "changes": [c.__doc__ for c in changes], "frames": frames,
-              "exit_code": proc.returncode, "seconds": round(seconds, 1),
-              "message": proc.stderr.strip().splitlines()[-1] if proc.returncode else ""}
+              "exit_code": proc.returncode, "seconds": round(seconds, 1), "message": failure_message(proc)}
     result.update(measure(os.path.join(out, "stats.jsonl"), thickness_m))
     result["stretch_bounds"] = stretch_bounds
     result["passed"] = (proc.returncode == 0 and result["frames_done"] == frames + 1 and
