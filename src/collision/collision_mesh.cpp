@@ -213,8 +213,6 @@ std::vector<Candidate> neighbourPairs(const CollisionMesh& w) {
 
 }  // namespace
 
-
-
 int CollisionMesh::bodyOfNode(int n) const {
   const auto after = std::upper_bound(bodies.begin(), bodies.end(), n,
                                       [](int node, const Body& b) { return node < b.firstNode; });
