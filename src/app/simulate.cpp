@@ -485,12 +485,12 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
     }
     // The cloths as every cloth would move unconstrained over the step, taken before any is solved: other cloths and
     // a cloth's own layers (collision/cloth_contacts.h).
-    std::optional<ClothEndSurfaces> otherCloths;
+    std::optional<ClothEndSurfaces> clothLayers;
     if (shot.collision.enabled && shot.collision.selfCollision && !scene.cloths.empty() &&
         settings.contactSprings.enabled()) {
       std::vector<const Mesh*> meshes;
       for (const Cloth& cloth : scene.cloths) meshes.push_back(&cloth.mesh);
-      otherCloths.emplace(meshes, h, true);
+      clothLayers.emplace(meshes, h, true);
     }
     const ClothContactSettings clothContact{shot.collision.thickness, 0.5, shot.collision.selfFriction};
     for (size_t c = 0; c < scene.cloths.size(); ++c) {
@@ -500,8 +500,8 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
       std::vector<ObstacleContact> contacts =
           endField ? predictObstacleContacts(cloth.mesh, *endField, shot.collision.thickness, h, true, &measured)
                    : std::vector<ObstacleContact>();
-      if (otherCloths) {
-        const std::vector<ObstacleContact> layered = otherCloths->contactsOf(int(c), clothContact);
+      if (clothLayers) {
+        const std::vector<ObstacleContact> layered = clothLayers->contactsOf(int(c), clothContact);
         contacts.insert(contacts.end(), layered.begin(), layered.end());
       }
       // The solved step's check (dynamics/step.h). The free ends' distances hold for the step they were measured for,
@@ -514,7 +514,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
           return missedObstacleContacts(mesh, stepTime, solvedEnd, known, stepTime == h ? measured : unknown,
                                         *endField, shot.collision.thickness);
         };
-      else if (otherCloths)  // no obstacle to miss, but the rounds let go of springs that would pull the layers together
+      else if (clothLayers)  // no obstacle to miss, but the rounds let go of springs pulling the layers together
         check = [](const Mesh&, double, const std::vector<Vec3>&, const std::vector<ObstacleContact>&) {
           return std::vector<ObstacleContact>();
         };

@@ -89,7 +89,7 @@ bool contactPulls(const ObstacleContact& c, double h, const std::vector<Vec3>& d
 void applyContactFriction(const Mesh& mesh, const std::vector<ObstacleContact>& contacts,
                           const std::vector<double>& stiffness, const std::vector<Vec3>& load, double h,
                           double friction, std::vector<Vec3>& dv, const std::vector<char>& fixed) {
-  const auto coefficient = [&](const ObstacleContact& c) { return c.friction >= 0 ? c.friction : friction; };
+  const auto coefficient = [&](const ObstacleContact& c) { return c.frictionOr(friction); };
   const bool any = std::any_of(contacts.begin(), contacts.end(),
                                [&](const ObstacleContact& c) { return coefficient(c) > 0; });
   if (!any || h <= 0 || stiffness.size() != contacts.size() || load.size() != mesh.nodes.size()) return;

@@ -50,6 +50,8 @@ struct ObstacleContact {
   bool withCloth = false;
 
   bool holdsEdgePoint() const { return other >= 0; }
+  // The Coulomb coefficient that acts: this contact's own, or the step's when it has none.
+  double frictionOr(double stepFriction) const { return friction >= 0 ? friction : stepFriction; }
 };
 
 // The contact point's velocity change along the normal (m/s) for the nodes' velocity changes dv.

@@ -248,7 +248,7 @@ void applyFriction(const Mesh& mesh, DynamicsState& state, ImplicitSystem& sys, 
   // A contact may carry its own coefficient (ObstacleContact::friction): a step with frictionless obstacles can still
   // hold contacts with another cloth that have friction.
   const bool any = std::any_of(active.begin(), active.end(),
-                               [&](const ObstacleContact& c) { return (c.friction >= 0 ? c.friction : mu) > 0; });
+                               [&](const ObstacleContact& c) { return c.frictionOr(mu) > 0; });
   if (!any) return;
   // Scratch kept between steps, bound to references (as stepOnce's).
   thread_local std::vector<Vec3> loadStore, targetStore;
