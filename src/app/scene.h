@@ -10,6 +10,7 @@
 #include "collision/obstacle.h"
 #include "collision/obstacle_field.h"
 #include "collision/response.h"
+#include "collision/wide_bvh.h"
 #include "config/shot.h"
 #include "dynamics/dynamics_state.h"
 #include "mesh/mesh.h"
@@ -47,6 +48,7 @@ struct Scene {
   std::vector<Cloth> cloths;
   std::vector<Obstacle> obstacles;  // in shot order (docs/design.md §6); never resized after buildScene (poses point in)
   CollisionCache collisionCache;    // contact trees kept between steps (refitted, rebuilt after a remesh)
+  WideBvh clothLayerTree;           // the cloths' faces at the ends of steps (ClothEndSurfaces), refit from step to step
   ObstaclePoses obstaclePoses;      // poses of `obstacles`, computed once per time asked for
   // The obstacles at the end of the latest step, for the step's obstacle contacts (moved from step to step).
   std::optional<ObstacleField> contactField;

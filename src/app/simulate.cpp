@@ -490,7 +490,7 @@ void stepInterval(const Shot& shot, Scene& scene, int frame, double t0, double h
         settings.contactSprings.enabled()) {
       std::vector<const Mesh*> meshes;
       for (const Cloth& cloth : scene.cloths) meshes.push_back(&cloth.mesh);
-      clothLayers.emplace(meshes, h, true);
+      clothLayers.emplace(meshes, h, true, scene.clothLayerTree);
     }
     const ClothContactSettings clothContact{shot.collision.thickness, 0.5, shot.collision.selfFriction};
     for (size_t c = 0; c < scene.cloths.size(); ++c) {

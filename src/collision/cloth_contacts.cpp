@@ -36,7 +36,11 @@ bool overFace(const Vec3& offset, const Vec3& a, const Vec3& b, const Vec3& c) {
 }  // namespace
 
 ClothEndSurfaces::ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h, bool ownLayers)
-    : cloths_(cloths), ownLayers_(ownLayers) {
+    : ClothEndSurfaces(cloths, h, ownLayers, ownTree_) {}
+
+ClothEndSurfaces::ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h, bool ownLayers,
+                                   WideBvh& keptTree)
+    : cloths_(cloths), ownLayers_(ownLayers), tree_(&keptTree) {
   const size_t count = cloths.size();
   start_.resize(count), velocity_.resize(count), end_.resize(count);
   faceChart_.resize(count), nodeChart_.resize(count), nodeMaterial_.resize(count);
@@ -60,7 +64,10 @@ ClothEndSurfaces::ClothEndSurfaces(const std::vector<const Mesh*>& cloths, doubl
     }
   }
   // One cloth alone has nothing to touch unless its own layers count.
-  if (!boxes.empty() && (count > 1 || ownLayers)) tree_.build(boxes);
+  if (!boxes.empty() && (count > 1 || ownLayers)) {
+    keptTree.update(boxes.data(), boxes.size());
+    searched_ = true;
+  }
 }
 
 bool ClothEndSurfaces::isLayerOf(int cloth, int node, int face, double thickness) const {
@@ -74,7 +81,7 @@ bool ClothEndSurfaces::isLayerOf(int cloth, int node, int face, double thickness
 
 std::vector<ObstacleContact> ClothEndSurfaces::contactsOf(int cloth, const ClothContactSettings& settings) const {
   std::vector<ObstacleContact> contacts;
-  if (tree_.empty() || cloth < 0 || size_t(cloth) >= cloths_.size()) return contacts;
+  if (!searched_ || cloth < 0 || size_t(cloth) >= cloths_.size()) return contacts;
   const Mesh& mesh = *cloths_[cloth];
   const double thickness = settings.thickness;
   for (int i = 0; i < int(mesh.nodes.size()); ++i) {
@@ -84,7 +91,8 @@ std::vector<ObstacleContact> ClothEndSurfaces::contactsOf(int cloth, const Cloth
     box.add(p);
     ObstacleContact best;
     double bestDistance = thickness;
-    tree_.query(
+    int bestFace = -1;  // index into faces_
+    tree_->query(
         box,
         [&](int k) {
           const FaceRef& ref = faces_[k];
@@ -116,9 +124,11 @@ std::vector<ObstacleContact> ClothEndSurfaces::contactsOf(int cloth, const Cloth
           const Vec3 offset = p - near.point;
           const bool through = faceNormal.dot(offset) < 0;
           const double distance = through ? -near.distance : near.distance;
-          if (distance >= bestDistance) return;
+          // The tree's order of visits must not decide between two faces as near (a node over their shared edge).
+          if (!(distance < bestDistance || (bestFace >= 0 && distance == bestDistance && k < bestFace))) return;
           const bool alongNormal = near.feature == TriFeature::Face || through || near.distance == 0;
           bestDistance = distance;
+          bestFace = k;
           best.node = i;
           best.normal = alongNormal ? faceNormal : Vec3(offset / near.distance);
           best.depth = settings.depthShare * (thickness - distance);

@@ -29,7 +29,7 @@
 // an obstacle at their nodes.
 #include <vector>
 
-#include "collision/bvh.h"
+#include "collision/wide_bvh.h"
 #include "dynamics/obstacle_contact.h"
 #include "mesh/mesh.h"
 
@@ -45,15 +45,22 @@ struct ClothContactSettings {
 // tree. Built once per step, before any cloth is solved, so that every cloth sees the others as they were.
 class ClothEndSurfaces {
  public:
-  // ownLayers: a cloth's nodes also meet the layers of their own cloth (above).
+  // ownLayers: a cloth's nodes also meet the layers of their own cloth (above). The faces' tree is built anew.
   ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h, bool ownLayers = false);
+  // The same with a tree the caller keeps from step to step (WideBvh::update: refit while it stays tight, built anew
+  // when the face count changes or it has grown loose). A frame's steps share one mesh, and building the tree every
+  // step was a third of this class's cost on skirt_walk (4 % of its frame). The contacts do not depend on the tree.
+  ClothEndSurfaces(const std::vector<const Mesh*>& cloths, double h, bool ownLayers, WideBvh& keptTree);
+  ClothEndSurfaces(const ClothEndSurfaces&) = delete;
+  ClothEndSurfaces& operator=(const ClothEndSurfaces&) = delete;
 
   // The contacts of cloth `cloth`'s free nodes (mass > 0) with the faces of the other cloths (and, with ownLayers,
   // with the layers of its own): a node whose end position lies within the thickness of such a face, on the side of
   // the face it was on at the start of the step, gets a contact along the face's normal (turned to that side), of
   // depth depthShare (thickness - distance), with the face point's velocity as the surface's (for friction). A node
   // predicted more than the thickness through the face is left to the contact pass (it may have come from the other
-  // side). One contact per node, with its nearest face; in node order, the same list at any thread count.
+  // side). One contact per node, with its nearest face (of two as near, the one of the lower cloth and face number,
+  // so that the list does not depend on the tree); in node order, the same list at any thread count.
   std::vector<ObstacleContact> contactsOf(int cloth, const ClothContactSettings& settings) const;
 
  private:
@@ -72,8 +79,10 @@ class ClothEndSurfaces {
   // With ownLayers, per cloth: each face's chart, and each node's chart and material position (m) (cloth_contacts.cpp).
   std::vector<std::vector<int>> faceChart_, nodeChart_;
   std::vector<std::vector<Vec2>> nodeMaterial_;
-  std::vector<FaceRef> faces_;
-  Bvh tree_;
+  std::vector<FaceRef> faces_;  // in cloth order, each cloth's faces in order
+  WideBvh ownTree_;               // the tree when the caller keeps none
+  const WideBvh* tree_ = nullptr;  // ownTree_ or the caller's
+  bool searched_ = false;          // the tree holds this step's faces (there is something to touch)
 };
 
 }  // namespace adacloth

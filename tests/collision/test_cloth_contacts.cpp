@@ -117,6 +117,38 @@ TEST_CASE("a cloth folded onto itself gets contacts between its layers, not betw
   CHECK(checked > 700);
 }
 
+TEST_CASE("the layer contacts do not depend on the tree: one kept from another step gives the same list",
+          "[collision]") {
+  // A sheet 4 mm over another, shifted by half a cell, its nodes over the middles of the lower sheet's edges: each
+  // is as near to the two faces on either side of the edge, which interpolate the edge's velocity each in its own
+  // coordinates (equal but for rounding). Which of the two a node takes must not be the tree's order of visits. The
+  // kept tree grouped the faces with the sheets side by side (each apart), a tree built anew with the sheets one over
+  // the other (both together), so the two trees visit the faces in different orders.
+  const ClothContactSettings settings{0.005, 0.5, 0.2};
+  auto sheet = [](double x0, double y) {
+    Mesh mesh = makeGrid(0.2, 0.05, 40, 10);
+    lay(mesh, [&](const Vec2& u) { return Vec3(x0 + u.x(), y, u.y()); });
+    for (Node& node : mesh.nodes) node.v = Vec3(0.3 * std::sin(41 * node.x.x()), -0.1, 0.2 * std::cos(29 * node.x.z()));
+    return mesh;
+  };
+  const Mesh below = sheet(0, 0), above = sheet(0.0025, 0.004);
+  const Mesh apart = sheet(0.5, 0.004);
+  WideBvh kept;
+  { const ClothEndSurfaces earlier({&below, &apart}, kH, false, kept); }
+  const ClothEndSurfaces anew({&below, &above}, kH), reusing({&below, &above}, kH, false, kept);
+  for (int cloth : {0, 1}) {
+    const std::vector<ObstacleContact> fresh = anew.contactsOf(cloth, settings);
+    const std::vector<ObstacleContact> reused = reusing.contactsOf(cloth, settings);
+    REQUIRE(fresh.size() > 300);
+    REQUIRE(reused.size() == fresh.size());
+    int differing = 0;
+    for (size_t k = 0; k < fresh.size(); ++k)
+      differing += reused[k].node != fresh[k].node || reused[k].normal != fresh[k].normal ||
+                   reused[k].depth != fresh[k].depth || reused[k].surfaceVelocity != fresh[k].surfaceVelocity;
+    CHECK(differing == 0);
+  }
+}
+
 TEST_CASE("a crumpled cloth's faces within the thickness that are its material neighbours give no contacts",
           "[collision]") {
   // A sheet of 5 mm cells folded like an accordion, 3 mm high on a 4 mm pitch (no edge stretched), its nodes moved up
