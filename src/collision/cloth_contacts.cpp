@@ -87,8 +87,10 @@ std::vector<ObstacleContact> ClothEndSurfaces::contactsOf(int cloth, const Cloth
   for (int i = 0; i < int(mesh.nodes.size()); ++i) {
     if (!(mesh.nodes[i].mass > 0)) continue;
     const Vec3& p = end_[cloth][i];
+    // Faces within the thickness of p have their boxes within it too (the tree's own test only ever adds faces).
     Aabb box;
     box.add(p);
+    box.inflate(thickness);
     ObstacleContact best;
     double bestDistance = thickness;
     int bestFace = -1;  // index into faces_
@@ -137,7 +139,7 @@ std::vector<ObstacleContact> ClothEndSurfaces::contactsOf(int cloth, const Cloth
           best.friction = settings.friction;
           best.withCloth = true;
         },
-        thickness);
+        0.0);
     if (best.node >= 0) contacts.push_back(best);
   }
   return contacts;
