@@ -686,6 +686,47 @@ StartCrossed startCrossedOf(const Scene& scene) {
   return startCrossed(names, meshes);
 }
 
+// The checks of how the shot starts, on `scene` as frame 0 has it (after its initial refinement, before any pre-roll):
+// obstacles that are not closed solids, cloth inside an obstacle, cloth through itself or another cloth. Each is told
+// once as a warning; `health` learns which cloths start crossed (it then does not blame the contact passes for them).
+// Returns startInsideNote's note, which an error of the run later repeats. `report` times the measures.
+std::string checkStart(const Shot& shot, Scene& scene, FrameReport& report, RunHealth& health) {
+  std::string startInside;
+  {
+    ScopedPhase timer(report, Phase::Measure);
+    startInside = startInsideNote(shot, scene);
+  }
+  if (shot.collision.enabled)
+    for (const std::string& warning : obstacleSolidWarnings(scene.obstacles))
+      std::fprintf(stderr, "warning: %s\n", warning.c_str());
+  if (!startInside.empty())
+    std::fprintf(stderr, "warning: %s: contact cannot undo that cleanly (the cloth may stay inside, tear, or "
+                 "blow up the run); %s\n", startInside.c_str(),
+                 shot.prerollFrames > 0 ? "fit the cloth to the obstacles' pose at the start of the pre-roll "
+                                          "(a sequence's `rest` mesh)"
+                                        : "fit the cloth to the obstacles' pose at time 0, or start from the "
+                                          "pose it was fitted to (`preroll_frames` and the sequence's `rest`)");
+  if (shot.collision.enabled && shot.collision.selfCollision) {
+    StartCrossed crossed;
+    {
+      ScopedPhase timer(report, Phase::Measure);
+      crossed = startCrossedOf(scene);
+    }
+    if (!crossed.note.empty()) std::fprintf(stderr, "warning: %s\n", crossed.note.c_str());
+    for (size_t c : crossed.cloths) health.toldCrossedAtStart(scene.cloths[c].spec.name);
+  }
+  return startInside;
+}
+
+// checkStart for a resumed run, which does not pass frame 0: on the shot's start made again (the scene and the initial
+// refinement are deterministic, so this is frame 0's state), so that it warns and judges as the interrupted run did.
+std::string checkResumedStart(const Shot& shot, bool useView, RunHealth& health) {
+  Scene start = buildScene(shot);
+  FrameReport scratch(start.cloths.size());
+  adaptCloths(shot, start, scratch, useView);
+  return checkStart(shot, start, scratch, health);
+}
+
 }  // namespace
 
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
@@ -698,7 +739,8 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   Progress progress("frame", options.progress);
   RunHealth health;  // contact trouble told as it shows (stderr)
   std::set<std::pair<size_t, size_t>> heldInsideTold;  // (cloth, handle) pairs whose heldInsideWarning was given
-  std::string startInside;  // startInsideNote at the start (not known to a resumed run)
+  // startInsideNote at the start, which a failure repeats.
+  std::string startInside = first > 0 ? checkResumedStart(shot, options.view, health) : std::string();
   auto advance = [&](FrameReport& report, int frame) {
     try {
       advanceFrame(shot, scene, report, frame, options.view);
@@ -715,29 +757,7 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
     } else {
       // Initial refinement: a coarse panel is remeshed to its sizing at rest before the run starts.
       adaptCloths(shot, scene, report, options.view);
-      {
-        ScopedPhase timer(report, Phase::Measure);
-        startInside = startInsideNote(shot, scene);
-      }
-      if (shot.collision.enabled)
-        for (const std::string& warning : obstacleSolidWarnings(scene.obstacles))
-          std::fprintf(stderr, "warning: %s\n", warning.c_str());
-      if (!startInside.empty())
-        std::fprintf(stderr, "warning: %s: contact cannot undo that cleanly (the cloth may stay inside, tear, or "
-                     "blow up the run); %s\n", startInside.c_str(),
-                     shot.prerollFrames > 0 ? "fit the cloth to the obstacles' pose at the start of the pre-roll "
-                                              "(a sequence's `rest` mesh)"
-                                            : "fit the cloth to the obstacles' pose at time 0, or start from the "
-                                              "pose it was fitted to (`preroll_frames` and the sequence's `rest`)");
-      if (shot.collision.enabled && shot.collision.selfCollision) {
-        StartCrossed crossed;
-        {
-          ScopedPhase timer(report, Phase::Measure);
-          crossed = startCrossedOf(scene);
-        }
-        if (!crossed.note.empty()) std::fprintf(stderr, "warning: %s\n", crossed.note.c_str());
-        for (size_t c : crossed.cloths) health.toldCrossedAtStart(scene.cloths[c].spec.name);
-      }
+      startInside = checkStart(shot, scene, report, health);
       // The pre-roll: frames -preroll_frames + 1 .. 0, simulated but not written; frame 0's line counts their work.
       for (int k = 1; k <= shot.prerollFrames; ++k) advance(report, k - shot.prerollFrames);
       if (shot.prerollFrames > 0) endPreroll(scene);
