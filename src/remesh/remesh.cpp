@@ -38,7 +38,7 @@ std::vector<int> finalNodeMap(const RemeshState& s, size_t oldCount) {
 // each split batch: the flips a split enables are local to it.
 void refine(RemeshState& s, const RemeshParams& params, RemeshResult& r) {
   for (int pass = 0; pass < params.maxPasses; ++pass) {
-    int n = splitPass(s);
+    int n = splitPass(s, params);
     if (n == 0) break;
     r.splits += n;
     r.flips += flipPass(s, params);

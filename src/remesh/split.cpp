@@ -35,7 +35,52 @@ void splitFace(RemeshState& s, const EdgeSide& side, int m) {
   s.lockedFace.push_back(1);
 }
 
+// The metric a face is judged in: the mean of its verts' sizing tensors (as a collapse judges the faces it makes).
+Mat2 faceMetric(const RemeshState& s, int face) {
+  const Tri& v = s.mesh.faces[face].verts;
+  return (s.sizing[v[0]] + s.sizing[v[1]] + s.sizing[v[2]]) / 3.0;
+}
+
+// The smallest metric aspect among the faces a split of `edge` would make (1 for equilateral faces).
+double aspectAfterSplit(const RemeshState& s, int edge) {
+  double worst = 1.0;
+  for (int k = 0; k < 2; ++k) {
+    const EdgeSide side = edgeSide(s.mesh, edge, k);
+    if (side.face < 0) continue;
+    const Vec2 &up = s.mesh.verts[side.p].u, &uq = s.mesh.verts[side.q].u, &uo = s.mesh.verts[side.o].u;
+    const Vec2 um = 0.5 * (up + uq);
+    const Mat2 M = faceMetric(s, side.face);
+    worst = std::min({worst, metricAspect(up, um, uo, M), metricAspect(um, uq, uo, M)});
+  }
+  return worst;
+}
+
+// The edge of `face` that is longest in the face's metric.
+int longestEdge(const RemeshState& s, int face) {
+  const Face& f = s.mesh.faces[face];
+  const Mat2 M = faceMetric(s, face);
+  int longest = f.edges[0];
+  double best = -1;
+  for (int i = 0; i < 3; ++i) {
+    const Vec2 d = s.mesh.verts[f.verts[(i + 1) % 3]].u - s.mesh.verts[f.verts[i]].u;
+    const double length2 = d.dot(M * d);
+    if (length2 > best) best = length2, longest = f.edges[i];
+  }
+  return longest;
+}
+
 }  // namespace
+
+int edgeToSplit(const RemeshState& s, int edge, const RemeshParams& params) {
+  const double here = aspectAfterSplit(s, edge);
+  if (!(here < params.aspectMin)) return edge;
+  for (int face : s.mesh.edges[edge].faces) {
+    if (face < 0) continue;
+    const int longest = longestEdge(s, face);
+    if (longest != edge && aspectAfterSplit(s, longest) > here) return longest;
+  }
+  return edge;
+}
 
 int splitEdge(RemeshState& s, int edge) {
   const Edge e = s.mesh.edges[edge];
@@ -54,7 +99,7 @@ int splitEdge(RemeshState& s, int edge) {
   return m;
 }
 
-int splitPass(RemeshState& s) {
+int splitPass(RemeshState& s, const RemeshParams& params) {
   s.beginBatch();
   std::vector<std::pair<double, int>> invalid;
   for (int e = 0; e < int(s.mesh.edges.size()); ++e) {
@@ -63,7 +108,8 @@ int splitPass(RemeshState& s) {
   }
   std::sort(invalid.begin(), invalid.end());  // largest s^2 first; ties by edge index (deterministic)
   int count = 0;
-  for (const auto& [negS2, e] : invalid) {
+  for (const auto& [negS2, invalidEdge] : invalid) {
+    const int e = edgeToSplit(s, invalidEdge, params);
     const Edge& edge = s.mesh.edges[e];
     if (s.lockedFace[edge.faces[0]] || (edge.faces[1] >= 0 && s.lockedFace[edge.faces[1]])) continue;
     splitEdge(s, e);

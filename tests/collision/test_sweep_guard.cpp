@@ -317,7 +317,7 @@ TEST_CASE("a cloth's triangle set followed through remesh batches answers as one
     for (const Vert& v : mesh.verts)  // 4-9 cm, a pattern that drifts from batch to batch
       s.sizing.push_back(Mat2::Identity() / std::pow(0.065 + 0.025 * std::sin(0.4 * batch + 9.0 * v.u.x()), 2));
     const size_t facesBefore = mesh.faces.size();
-    const int changed = batch % 3 == 0 ? splitPass(s) : batch % 3 == 1 ? flipPass(s, RemeshParams()) :
+    const int changed = batch % 3 == 0 ? splitPass(s, RemeshParams()) : batch % 3 == 1 ? flipPass(s, RemeshParams()) :
                                                                          collapsePass(s, RemeshParams());
     if (changed == 0) continue;
     followed.followFaces(s.faceMap);

@@ -48,7 +48,7 @@ std::vector<int> runPasses(Mesh& mesh, const std::vector<Mat2>& sizing, const Re
   };
   flipsUntilDelaunay();
   for (int pass = 0; pass < params.maxPasses; ++pass) {
-    counts.push_back(splitPass(s));
+    counts.push_back(splitPass(s, RemeshParams()));
     if (counts.back() == 0) break;
     counts.push_back(flip());
   }
