@@ -1,6 +1,7 @@
 #include "remesh/collapse.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "sizing/tensor.h"
@@ -47,11 +48,41 @@ bool linkConditionHolds(const Mesh& m, int edge) {
   return common == opposite;
 }
 
+// The larger principal stretch of the triangle with world corners x and material corners u (1 at rest).
+double largerStretch(const std::array<Vec3, 3>& x, const std::array<Vec2, 3>& u) {
+  Eigen::Matrix<double, 3, 2> Ds;
+  Ds << x[1] - x[0], x[2] - x[0];
+  Mat2 Dm;
+  Dm << u[1] - u[0], u[2] - u[0];
+  const Eigen::Matrix<double, 3, 2> F = Ds * Dm.inverse();
+  const Mat2 C = F.transpose() * F;
+  const double half = 0.5 * (C(0, 0) + C(1, 1)), gap = std::hypot(0.5 * (C(0, 0) - C(1, 1)), C(0, 1));
+  return std::sqrt(half + gap);
+}
+
+double largerStretch(const Mesh& m, const Tri& v) {
+  return largerStretch({m.nodes[m.verts[v[0]].node].x, m.nodes[m.verts[v[1]].node].x, m.nodes[m.verts[v[2]].node].x},
+                       {m.verts[v[0]].u, m.verts[v[1]].u, m.verts[v[2]].u});
+}
+
+// Whether a collapse of `removed` is held to params.collapseMaxStretch: not when a face around it is thinner in
+// material space than params.aspectMin (removing or reshaping such a face is worth a sheared face for a step).
+bool stretchLimited(const Mesh& m, int removed, const RemeshParams& params) {
+  if (!(params.collapseMaxStretch > 0)) return false;
+  for (int va : m.nodes[removed].verts)
+    for (int f : m.verts[va].faces) {
+      const Tri& v = m.faces[f].verts;
+      if (metricAspect(m.verts[v[0]].u, m.verts[v[1]].u, m.verts[v[2]].u, Mat2::Identity()) < params.aspectMin)
+        return false;
+    }
+  return true;
+}
+
 // Whether face `face` stays acceptable with its vert `va` replaced by `vb` (new corner verts `v`): new edges short
-// enough (the cheapest and most frequent rejection, tested first), positive material area, metric aspect ratio, and
-// no flip of its world normal.
+// enough (the cheapest and most frequent rejection, tested first), positive material area, metric aspect ratio, no
+// flip of its world normal and, when `limitStretch`, no stretch past params.collapseMaxStretch and past its own.
 bool changedFaceIsValid(const RemeshState& s, const Face& face, const Tri& v, int vb, const RemeshParams& params,
-                        double& area) {
+                        bool limitStretch, double& area) {
   const Mesh& m = s.mesh;
   for (int w : v)
     if (w != vb &&
@@ -64,12 +95,15 @@ bool changedFaceIsValid(const RemeshState& s, const Face& face, const Tri& v, in
   if (metricAspect(u0, u1, u2, M) < params.aspectMin) return false;
   const Vec3 &x0 = m.nodes[m.verts[v[0]].node].x, &x1 = m.nodes[m.verts[v[1]].node].x,
              &x2 = m.nodes[m.verts[v[2]].node].x;
-  return (x1 - x0).cross(x2 - x0).dot(face.normal) > 0.0;
+  if (!((x1 - x0).cross(x2 - x0).dot(face.normal) > 0.0)) return false;
+  if (!limitStretch) return true;
+  const double stretch = largerStretch(m, v);
+  return stretch <= params.collapseMaxStretch || stretch <= largerStretch(m, face.verts);
 }
 
 // Checks the faces of vert `va` once `va` is replaced by `vb`; fails on any bad new face or a change of the fan's
 // material area (the panel outline would move).
-bool fanStaysValid(const RemeshState& s, int va, int vb, const RemeshParams& params) {
+bool fanStaysValid(const RemeshState& s, int va, int vb, const RemeshParams& params, bool limitStretch) {
   const Mesh& m = s.mesh;
   double lost = 0.0, kept = 0.0, scale = 0.0;
   for (int f : m.verts[va].faces) {
@@ -81,7 +115,7 @@ bool fanStaysValid(const RemeshState& s, int va, int vb, const RemeshParams& par
     for (int& w : v)
       if (w == va) w = vb;
     double area = 0.0;
-    if (!changedFaceIsValid(s, face, v, vb, params, area)) return false;
+    if (!changedFaceIsValid(s, face, v, vb, params, limitStretch, area)) return false;
     kept += area;
   }
   return std::abs(kept - lost) <= 1e-12 * scale;
@@ -96,9 +130,10 @@ bool canCollapse(const RemeshState& s, int edge, int removed, const RemeshParams
   if (s.protectedNode[removed]) return false;
   const Node& node = m.nodes[removed];
   if ((node.boundary || node.seam) && !(e.isBoundary() || m.isSeam(edge))) return false;
+  const bool limitStretch = stretchLimited(m, removed, params);
   for (int va : node.verts) {
     int vb = partnerVert(m, va, target);
-    if (vb < 0 || !fanStaysValid(s, va, vb, params)) return false;
+    if (vb < 0 || !fanStaysValid(s, va, vb, params, limitStretch)) return false;
   }
   return linkConditionHolds(m, edge);
 }

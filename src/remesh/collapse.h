@@ -10,7 +10,9 @@ namespace adacloth {
 // material area of each of its fans is unchanged: the node is on a straight piece of outline); the two nodes share
 // exactly the neighbours opposite the edge (the link condition: the mesh stays a manifold); and every face that
 // changes keeps positive material area, a metric aspect ratio of at least params.aspectMin, new edges with
-// s^2 <= params.collapseMaxSizeSq, and the orientation of its world normal.
+// s^2 <= params.collapseMaxSizeSq, the orientation of its world normal and, unless a face around `removed` is
+// thinner in material space than params.aspectMin, a larger principal stretch within params.collapseMaxStretch or
+// within the face's own before the collapse.
 bool canCollapse(const RemeshState& state, int edge, int removed, const RemeshParams& params);
 
 // The tetrahedra the collapse of `removed` into the other node of `edge` sweeps (see SweepCheck in remesh.h).
