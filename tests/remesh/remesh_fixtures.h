@@ -59,6 +59,15 @@ inline std::string problems(const Mesh& mesh) {
   return out;
 }
 
+// The edge between nodes n0 and n1 (-1 when there is none).
+inline int edgeBetween(const Mesh& m, int n0, int n1) {
+  for (int e = 0; e < int(m.edges.size()); ++e) {
+    const auto& n = m.edges[e].nodes;
+    if ((n[0] == n0 && n[1] == n1) || (n[0] == n1 && n[1] == n0)) return e;
+  }
+  return -1;
+}
+
 inline double minMaterialArea(const Mesh& mesh) {
   double lo = 1e300;
   for (const Face& f : mesh.faces) lo = std::min(lo, f.materialArea);

@@ -9,14 +9,6 @@ using namespace adacloth::testing;
 
 namespace {
 
-int edgeBetween(const Mesh& m, int n0, int n1) {
-  for (int e = 0; e < int(m.edges.size()); ++e) {
-    const auto& n = m.edges[e].nodes;
-    if ((n[0] == n0 && n[1] == n1) || (n[0] == n1 && n[1] == n0)) return e;
-  }
-  return -1;
-}
-
 // A 4 x 4 grid of `width` x `height` cells (material = world, z = 0) whose node `target` (the centre's right
 // neighbour) is lifted by `lift` m: its own faces are stretched, and a collapse of the centre into it moves the
 // centre's other faces' corner onto it, stretching them as much.

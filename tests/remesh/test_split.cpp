@@ -20,14 +20,6 @@ Mesh makeFace(const Vec2& c) {
   return makeMesh(u, {0, 1, 2}, x, {{0, 1, 2}});
 }
 
-int edgeBetween(const Mesh& m, int n0, int n1) {
-  for (int e = 0; e < int(m.edges.size()); ++e) {
-    const auto& n = m.edges[e].nodes;
-    if ((n[0] == n0 && n[1] == n1) || (n[0] == n1 && n[1] == n0)) return e;
-  }
-  return -1;
-}
-
 // The smallest metric aspect of the mesh's faces, each in the mean of its verts' tensors (as the remesher judges).
 double worstAspect(const Mesh& m, const std::vector<Mat2>& sizing) {
   double worst = 1.0;
