@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "mesh/triangle_stretch.h"
 #include "sizing/tensor.h"
 
 namespace adacloth {
@@ -48,27 +49,10 @@ bool linkConditionHolds(const Mesh& m, int edge) {
   return common == opposite;
 }
 
-// The larger principal stretch of the triangle with world corners x and material corners u (1 at rest).
-double largerStretch(const std::array<Vec3, 3>& x, const std::array<Vec2, 3>& u) {
-  Eigen::Matrix<double, 3, 2> Ds;
-  Ds << x[1] - x[0], x[2] - x[0];
-  Mat2 Dm;
-  Dm << u[1] - u[0], u[2] - u[0];
-  const Eigen::Matrix<double, 3, 2> F = Ds * Dm.inverse();
-  const Mat2 C = F.transpose() * F;
-  const double half = 0.5 * (C(0, 0) + C(1, 1)), gap = std::hypot(0.5 * (C(0, 0) - C(1, 1)), C(0, 1));
-  return std::sqrt(half + gap);
-}
-
-double largerStretch(const Mesh& m, const Tri& v) {
-  return largerStretch({m.nodes[m.verts[v[0]].node].x, m.nodes[m.verts[v[1]].node].x, m.nodes[m.verts[v[2]].node].x},
-                       {m.verts[v[0]].u, m.verts[v[1]].u, m.verts[v[2]].u});
-}
-
-// Whether a collapse of `removed` is held to params.collapseMaxStretch: not when a face around it is thinner in
+// Whether a collapse of `removed` is held to params.maxChangedStretch: not when a face around it is thinner in
 // material space than params.aspectMin (removing or reshaping such a face is worth a sheared face for a step).
 bool stretchLimited(const Mesh& m, int removed, const RemeshParams& params) {
-  if (!(params.collapseMaxStretch > 0)) return false;
+  if (!(params.maxChangedStretch > 0)) return false;
   for (int va : m.nodes[removed].verts)
     for (int f : m.verts[va].faces) {
       const Tri& v = m.faces[f].verts;
@@ -80,7 +64,7 @@ bool stretchLimited(const Mesh& m, int removed, const RemeshParams& params) {
 
 // Whether face `face` stays acceptable with its vert `va` replaced by `vb` (new corner verts `v`): new edges short
 // enough (the cheapest and most frequent rejection, tested first), positive material area, metric aspect ratio, no
-// flip of its world normal and, when `limitStretch`, no stretch past params.collapseMaxStretch and past its own.
+// flip of its world normal and, when `limitStretch`, no stretch past params.maxChangedStretch and past its own.
 bool changedFaceIsValid(const RemeshState& s, const Face& face, const Tri& v, int vb, const RemeshParams& params,
                         bool limitStretch, double& area) {
   const Mesh& m = s.mesh;
@@ -98,7 +82,7 @@ bool changedFaceIsValid(const RemeshState& s, const Face& face, const Tri& v, in
   if (!((x1 - x0).cross(x2 - x0).dot(face.normal) > 0.0)) return false;
   if (!limitStretch) return true;
   const double stretch = largerStretch(m, v);
-  return stretch <= params.collapseMaxStretch || stretch <= largerStretch(m, face.verts);
+  return stretch <= params.maxChangedStretch || noMoreStretched(stretch, largerStretch(m, face.verts));
 }
 
 // Checks the faces of vert `va` once `va` is replaced by `vb`; fails on any bad new face or a change of the fan's

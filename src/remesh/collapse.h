@@ -11,7 +11,7 @@ namespace adacloth {
 // exactly the neighbours opposite the edge (the link condition: the mesh stays a manifold); and every face that
 // changes keeps positive material area, a metric aspect ratio of at least params.aspectMin, new edges with
 // s^2 <= params.collapseMaxSizeSq, the orientation of its world normal and, unless a face around `removed` is
-// thinner in material space than params.aspectMin, a larger principal stretch within params.collapseMaxStretch or
+// thinner in material space than params.aspectMin, a larger principal stretch within params.maxChangedStretch or
 // within the face's own before the collapse.
 bool canCollapse(const RemeshState& state, int edge, int removed, const RemeshParams& params);
 

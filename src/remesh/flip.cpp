@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "mesh/triangle_stretch.h"
 #include "sizing/tensor.h"
 
 namespace adacloth {
@@ -43,6 +44,29 @@ bool removesSliver(const RemeshState& s, const EdgeSide& s0, const EdgeSide& s1,
   return after > before;
 }
 
+// Whether the flip's new faces (c, p, d) and (d, q, c) stay within params.maxChangedStretch or within the larger
+// stretch of the faces they replace. Why: turned across a fold, the new diagonal is shorter in the world than in
+// material space, and a face that was flat and obtuse opens up across it (its height to that diagonal grows): 10 of
+// the 43 frame ends at which a silk skirt's remesh left a face sheared past 1.3 came from the first flips, 13 from
+// the flips after the collapses (docs/benchmarks.md, "Flips that sheared faces"). The flip is made anyway when a face
+// it replaces is thinner in material space than params.aspectMin, or in the metric (removesSliver): keeping a thin
+// face is worse, since the contacts shear it further.
+bool keepsStretch(const RemeshState& s, const EdgeSide& s0, const EdgeSide& s1, const RemeshParams& params) {
+  if (!(params.maxChangedStretch > 0)) return true;
+  const Mesh& m = s.mesh;
+  const Tri made[2] = {{s0.o, s0.p, s1.o}, {s1.o, s0.q, s0.o}};
+  const double after = std::max(largerStretch(m, made[0]), largerStretch(m, made[1]));
+  if (after <= params.maxChangedStretch) return true;
+  const Tri& old0 = m.faces[s0.face].verts;
+  const Tri& old1 = m.faces[s1.face].verts;
+  if (noMoreStretched(after, std::max(largerStretch(m, old0), largerStretch(m, old1)))) return true;
+  for (const Tri* v : {&old0, &old1})
+    if (metricAspect(m.verts[(*v)[0]].u, m.verts[(*v)[1]].u, m.verts[(*v)[2]].u, Mat2::Identity()) <
+        params.aspectMin)
+      return true;
+  return removesSliver(s, s0, s1, params);
+}
+
 }  // namespace
 
 double flipMeasure(const RemeshState& s, int edge) {
@@ -76,7 +100,8 @@ bool canFlip(const RemeshState& s, int edge, const RemeshParams& params) {
   if (n0.dot(n1) < std::cos(params.flipMaxDihedral)) return false;
   int p = m.verts[s0.p].node, q = m.verts[s0.q].node;
   Vec3 average = n0 + n1;
-  return worldNormal(m, c, p, d).dot(average) > 0.0 && worldNormal(m, d, q, c).dot(average) > 0.0;
+  if (!(worldNormal(m, c, p, d).dot(average) > 0.0 && worldNormal(m, d, q, c).dot(average) > 0.0)) return false;
+  return keepsStretch(s, s0, s1, params);
 }
 
 void flipEdge(RemeshState& s, int edge) {

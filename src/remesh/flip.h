@@ -13,7 +13,9 @@ double flipMeasure(const RemeshState& state, int edge);
 // Whether the flip of an interior non-seam edge is allowed: the new diagonal is not already an edge and is valid for
 // the sizing field (s^2 <= 1) unless the flip removes a face thinner in the metric than params.aspectMin (a sliver; the
 // next split batch splits the long diagonal), both new faces have positive material area, the world dihedral angle is
-// below params.flipMaxDihedral and the new faces are not inverted in world space.
+// below params.flipMaxDihedral, the new faces are not inverted in world space and their larger principal stretch is
+// within params.maxChangedStretch or within that of the faces they replace (unless one of those is thinner in material
+// space than params.aspectMin, or removesSliver).
 bool canFlip(const RemeshState& state, int edge, const RemeshParams& params);
 
 // Replaces the edge's two faces (p, q, c) and (q, p, d) by (c, p, d) and (d, q, c).

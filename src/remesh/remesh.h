@@ -13,11 +13,11 @@ namespace adacloth {
 struct RemeshParams {
   double aspectMin = 0.2;          // new faces of a collapse must keep at least this aspect ratio in the metric
   double collapseMaxSizeSq = 0.81; // hysteresis: edges created by a collapse must have s^2 <= this (s <= 0.9)
-  // A collapse may not leave a face stretched (its larger principal stretch, world over material) past this and past
-  // what the face was before, unless a face around the removed node is thinner in material space than aspectMin: a
-  // corner moved across a fold shears its faces, and the next step's strain limiter yanks them back; a thin face is
-  // worse to keep, since the contacts shear it further. <= 0: no limit.
-  double collapseMaxStretch = 1.3;
+  // A collapse or a flip may not leave a face stretched (its larger principal stretch, world over material) past this
+  // and past what the faces it replaces were, unless one of those is thinner in material space than aspectMin: a
+  // corner moved across a fold, or a diagonal turned across one, shears the new faces, and the next step's strain
+  // limiter yanks them back; a thin face is worse to keep, since the contacts shear it further. <= 0: no limit.
+  double maxChangedStretch = 1.3;
   double flipThreshold = 0.01;     // tau of the anisotropic Delaunay test (flip only clearly non-Delaunay edges)
   double flipMaxDihedral = 0.75;   // rad: never flip an edge whose faces meet at a larger world angle (a crease)
   int maxPasses = 64;              // bound on split and collapse batches (each batch is an independent set)

@@ -32,7 +32,7 @@ TEST_CASE("a collapse that would stretch the faces it changes is refused", "[rem
   REQUIRE(grid.edge >= 0);
   CHECK_FALSE(canCollapse(s, grid.edge, grid.centre, RemeshParams()));
   RemeshParams unlimited;
-  unlimited.collapseMaxStretch = 0.0;
+  unlimited.maxChangedStretch = 0.0;
   CHECK(canCollapse(s, grid.edge, grid.centre, unlimited));
   // A small lift stays within the limit.
   LiftedGrid flat(0.1, 0.1, 0.02);

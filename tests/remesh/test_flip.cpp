@@ -61,3 +61,53 @@ TEST_CASE("a flip batch removes a sliver that fails the Delaunay test by less th
   for (const Face& f : s.mesh.faces)  // both faces now join c and d
     CHECK(f.materialArea > 100.0);
 }
+
+namespace {
+
+// The pair of makePair with c = (0.25, 0.35) and d = (0.35, -0.35), not Delaunay (the angles at c and d sum to
+// ~207 degrees), its corners moved in the world so that the faces (p, q, c) and (q, p, d) are stretched 1.11 and
+// 1.18 (larger principal stretch) and meet at 0.32 rad: the flip's face (c, p, d) would be stretched 1.43.
+Pair shearedPair() {
+  Pair pair = makePair({0.25, 0.35}, {0.35, -0.35});
+  pair.mesh.nodes[2].x = Vec3(0.35, 0.3, 0.1);
+  pair.mesh.nodes[3].x = Vec3(0.5, -0.3, 0.0);
+  pair.mesh.updateGeometry();
+  return pair;
+}
+
+}  // namespace
+
+TEST_CASE("a flip that would stretch its new faces past the limit and past the old ones is refused", "[remesh]") {
+  Pair pair = shearedPair();
+  RemeshState s = uniformSizingState(pair.mesh, 2.0);
+  REQUIRE(pair.edge >= 0);
+  REQUIRE(flipMeasure(s, pair.edge) < 0.0);
+  CHECK_FALSE(canFlip(s, pair.edge, RemeshParams()));
+  RemeshParams unlimited;
+  unlimited.maxChangedStretch = 0.0;
+  CHECK(canFlip(s, pair.edge, unlimited));
+  // A limit above 1.43 lets it through.
+  RemeshParams loose;
+  loose.maxChangedStretch = 1.5;
+  CHECK(canFlip(s, pair.edge, loose));
+  CHECK(flipPass(s, RemeshParams()) == 0);  // last: a flip would change the pair
+}
+
+TEST_CASE("a flip is not refused for stretch the faces it replaces already had", "[remesh]") {
+  // A flat pair stretched 1.5x as a whole: every face, old and new, is stretched 1.5 (past the limit).
+  Pair pair = makePair({0.25, 0.35}, {0.35, -0.35});
+  for (Node& n : pair.mesh.nodes) n.x *= 1.5;
+  pair.mesh.updateGeometry();
+  RemeshState s = uniformSizingState(pair.mesh, 2.0);
+  CHECK(canFlip(s, pair.edge, RemeshParams()));
+}
+
+TEST_CASE("a flip that replaces faces thin in material space is made even when it stretches", "[remesh]") {
+  // The faces of shearedPair have a material aspect of ~0.7: with aspect_min above it they count as thin, and the
+  // flip that replaces them is made whatever it stretches.
+  Pair pair = shearedPair();
+  RemeshState s = uniformSizingState(pair.mesh, 2.0);
+  RemeshParams thin;
+  thin.aspectMin = 0.8;
+  CHECK(canFlip(s, pair.edge, thin));
+}
