@@ -84,8 +84,8 @@ void guardPushes(const std::vector<ClothStep>& cloths, const std::vector<Vec3>& 
   st.limitMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// True when some cloth's limits keep the least stretched state (face stiffening on) and a face or an edge of it is
-// more than 1.1x past its upper limit: where the repair below acts.
+// True when some cloth with a strain limit has a face or an edge more than 1.1x past its upper limit: where the
+// repair below acts.
 bool anyFarPast(const std::vector<ClothStep>& cloths, const CollisionState& s) {
   int first = 0;
   for (const ClothStep& c : cloths) {
@@ -97,8 +97,10 @@ bool anyFarPast(const std::vector<ClothStep>& cloths, const CollisionState& s) {
 
 // The contact responses after the limiter's last run (the CCD passes' separations, the impact zones) can stretch a
 // cloth held by a tight limit past it again: on ARCSim's soft flag with tethers an edge ended a frame at 1.35 of its
-// limit. Where that leaves a face or an edge more than 1.1x its upper limit, the limiter's repair runs once more
-// (cloth whose limits keep the least stretched state only, as in the limiter). The repair knows no contacts: with
+// limit, and on garments (whose limiter runs have no repair) single edges reached 2.4x. Where that leaves a face or an
+// edge more than 1.1x its upper limit, the limiter's repair runs once more, on every cloth with a strain limit (until
+// stop 86 only on cloth whose limits keep the least stretched state, as in the limiter; docs/benchmarks.md, "The
+// repair after the contacts on every limited cloth"). The repair knows no contacts: with
 // `heldFrom`, the nodes whose end positions differ from it (the ones the impact zones just moved) stay where they
 // are. Returns the nodes moved.
 int repairStrains(const std::vector<ClothStep>& cloths, const std::vector<Vec3>* heldFrom, CollisionState& s,
@@ -135,8 +137,8 @@ int liftAndCheck(bool moved, const std::vector<ObstaclePose>& start, const std::
   return hits.empty() ? 0 : impactZones(w, s, hits, params, detector, st);
 }
 
-// The moves after the CCD passes and the impact zones: the lift off the grounds and, for cloth whose limits keep the
-// least stretched state, the strain repair, both checked by the impact zones. Where the repair undid contacts, the
+// The moves after the CCD passes and the impact zones: the lift off the grounds and, for cloth with a strain limit,
+// the strain repair, both checked by the impact zones. Where the repair undid contacts, the
 // zones put those nodes back rigidly, which stretches the edges from a zone to the repaired nodes around it, so the
 // repair runs once more with the nodes the zones moved held, checked again. A repair whose check leaves colliding
 // pairs is not kept (the zones resolve the state the contacts left; on ARCSim's tethered flag they once left a pair of

@@ -27,10 +27,10 @@
 // 5. Impact zones (fallback, Provot): nodes of pairs still colliding after `iterations` passes are grouped and each
 //    group moves rigidly (or rides the obstacle or follows the handle it touches); groups merge until no collision is
 //    left. Pinned (handle) nodes and obstacles have infinite mass: no pass but 0. moves them.
-// 6. Last: where the contacts left a cloth held by a tight limit (one whose limits keep the least stretched state)
-//    more than 1.1x past it, the limiter's repair (strain_limit_repair.h) on that region, and nodes lifted off the
-//    grounds once more (self-contact pushes can move them below); when either moved anything, the impact zones check
-//    the step again, and where they moved nodes, the repair runs once more with those held (then the zones again).
+// 6. Last: where the contacts left a cloth with a strain limit more than 1.1x past it, the limiter's repair
+//    (strain_limit_repair.h) on that region, and nodes lifted off the grounds once more (self-contact pushes can move
+//    them below); when either moved anything, the impact zones check the step again, and where they moved nodes, the
+//    repair runs once more with those held (then the zones again).
 #include <memory>
 #include <vector>
 

@@ -326,12 +326,12 @@ int limitStrain(std::vector<Vec3>& xs, std::vector<Vec3>& vs, const std::vector<
 }
 
 bool needsStrainRepair(const std::vector<Vec3>& x, const StrainLimits& limits, int first) {
-  return limits.keepLeastStretched && !limits.empty() &&
+  return !limits.empty() &&
          worstStretch(x.data() + first, limits) > UpperLimitRepair().startAt;
 }
 
 int repairStrain(std::vector<Vec3>& x, const std::vector<double>& invMass, const StrainLimits& limits, int first) {
-  if (!limits.keepLeastStretched || limits.empty()) return 0;
+  if (limits.empty()) return 0;
   return repairWhereFarPast(x.data() + first, invMass.data() + first, limits, worstStretch(x.data() + first, limits));
 }
 

@@ -73,10 +73,12 @@ StrainLimits strainLimits(const Mesh& mesh, const DynamicsState& state, const St
 int limitStrain(std::vector<Vec3>& x, std::vector<Vec3>& v, const std::vector<double>& invMass,
                 const StrainLimits& limits, double slack, int first = 0);
 
-// The repair of strain_limit_repair.h alone, for cloth whose limits keep the least stretched state
-// (keepLeastStretched): where a face or an edge is more than 1.1x its upper limit, that region is solved, and the
-// result kept when it is less stretched. For stretch that passes after the limiter made (the contact responses).
-// Positions only. Returns the nodes of the region moved (0: nothing done).
+// The repair of strain_limit_repair.h alone, for any cloth with limits (keepLeastStretched or not): where a face or
+// an edge is more than 1.1x its upper limit, that region is solved, and the result kept when it is less stretched.
+// For stretch that passes after the limiter made (the contact responses): on garments, whose limiter runs have no
+// repair, the CCD passes and impact zones left single edges at up to 2.4x and faces sheared past 1.3 at frame ends
+// (docs/benchmarks.md, "The repair after the contacts on every limited cloth"). Positions only. Returns the nodes of
+// the region moved (0: nothing done).
 // needsStrainRepair says, without moving anything, whether repairStrain would try.
 bool needsStrainRepair(const std::vector<Vec3>& x, const StrainLimits& limits, int first = 0);
 int repairStrain(std::vector<Vec3>& x, const std::vector<double>& invMass, const StrainLimits& limits, int first = 0);
