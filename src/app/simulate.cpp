@@ -211,6 +211,7 @@ void adaptCloths(const Shot& shot, Scene& scene, FrameReport& report, bool useVi
   for (const Cloth& cloth : scene.cloths) anyRemeshed = anyRemeshed || cloth.spec.remeshing.has_value();
   if (shot.collision.enabled && anyRemeshed) {
     ScopedPhase timer(report, Phase::Remesh);
+    // The sets borrow the frame's field, which stays where it is until the time moves on (after this function).
     obstacleSurfaces = obstacleTriangles(frameObstacleField(scene));
     if (shot.collision.selfCollision)
       for (const Cloth& cloth : scene.cloths) {

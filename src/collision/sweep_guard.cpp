@@ -126,9 +126,17 @@ TriangleSet::TriangleSet(std::vector<Triangle> triangles, bool indexed) : triang
   if (indexed) buildIndex();
 }
 
-TriangleSet::TriangleSet(std::vector<Triangle> triangles, const Bvh& tree)
-    : triangles_(std::move(triangles)), tree_(tree), indexed_(true) {
-  for (const Triangle& t : triangles_) bounds_.add(boxOf(t));
+TriangleSet::TriangleSet(const std::vector<Vec3>& x, const std::vector<Tri>& faces, const Bvh& tree)
+    : borrowedX_(&x), borrowedFaces_(&faces), borrowedTree_(&tree), indexed_(true) {
+  // The points' box: every triangle's box lies within it (it only decides which queries look further).
+  for (const Vec3& p : x) bounds_.add(p);
+}
+
+Triangle TriangleSet::triangleAt(size_t place) const {
+  if (!borrowedFaces_) return triangles_[place];
+  const Tri& f = (*borrowedFaces_)[place];
+  const std::vector<Vec3>& x = *borrowedX_;
+  return {x[size_t(f[0])], x[size_t(f[1])], x[size_t(f[2])]};
 }
 
 void TriangleSet::buildIndex() {
@@ -145,6 +153,9 @@ TriangleSet TriangleSet::of(const Mesh& mesh, bool indexed) {
 }
 
 void TriangleSet::reread(const Mesh& mesh) {
+  borrowedX_ = nullptr;  // a set read from a mesh holds its triangles and tree
+  borrowedFaces_ = nullptr;
+  borrowedTree_ = nullptr;
   // Faces beside the tree are scanned at every query: past an eighth of the faces (at least 64, at most 1024, so
   // that a large cloth's queries stay short) a build pays.
   const size_t besideMax = std::clamp<size_t>(mesh.faces.size() / 8, 64, 1024);
@@ -208,7 +219,7 @@ void TriangleSet::followFaces(const std::vector<int>& faceMap) {
 
 bool TriangleSet::reaches(const Tet& tet, const std::vector<Triangle>& made) const {
   const Aabb box = boxOf(tet);
-  if (triangles_.empty() && beside_.empty()) return false;
+  if (triangles_.empty() && beside_.empty() && !borrowedFaces_) return false;
   if (!box.overlaps(bounds_)) return false;
   if (!indexed_ && indexWhenNear_) {
     tree_.build(boxes_);
@@ -237,20 +248,17 @@ bool TriangleSet::reaches(const Tet& tet, const std::vector<Triangle>& made) con
     return false;
   }
   bool hit = false;
-  tree_.query(box, [&](int i) {
-    if (!hit && reachesInto(triangles_[size_t(i)])) hit = true;
+  (borrowedTree_ ? *borrowedTree_ : tree_).query(box, [&](int i) {
+    if (!hit && reachesInto(triangleAt(size_t(i)))) hit = true;
   });
   return hit;
 }
 
 std::vector<TriangleSet> obstacleTriangles(const ObstacleField& field) {
   std::vector<TriangleSet> sets;
-  for (const ObstacleField::MeshSurface& surface : field.meshSurfaces()) {
-    std::vector<Triangle> triangles;
-    triangles.reserve(surface.faces.size());
-    for (const Tri& f : surface.faces) triangles.push_back({surface.x[f[0]], surface.x[f[1]], surface.x[f[2]]});
-    sets.emplace_back(std::move(triangles), surface.tree);
-  }
+  const std::vector<ObstacleField::MeshSurface> surfaces = field.meshSurfaces();
+  sets.reserve(surfaces.size());
+  for (const ObstacleField::MeshSurface& surface : surfaces) sets.emplace_back(surface.x, surface.faces, surface.tree);
   return sets;
 }
 

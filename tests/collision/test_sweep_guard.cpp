@@ -163,7 +163,8 @@ TEST_CASE("an obstacle field's triangle sets, with the field's trees, answer as 
                                      Obstacle(groundSpec(), "test"),
                                      Obstacle(sphereSpec(0.2, Vec3(0.2, 0.8, 0.3)), "test")};
   const std::vector<ObstaclePose> poses = posesAt(obstacles, 0.0);
-  const std::vector<TriangleSet> fromField = obstacleTriangles(ObstacleField(poses));
+  const ObstacleField field(poses);  // the sets borrow its triangles and trees
+  const std::vector<TriangleSet> fromField = obstacleTriangles(field);
   REQUIRE(fromField.size() == 2);  // the ground is left out
   std::vector<TriangleSet> built;
   for (const ObstaclePose& pose : poses) {

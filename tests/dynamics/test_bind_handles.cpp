@@ -100,6 +100,27 @@ const char* kBoxAndFloor = R"({"name": "box", "mesh": {"box": {"size": [1, 1, 0.
 
 }  // namespace
 
+TEST_CASE("a bound surface's queries at one pose, another and the first again answer as a fresh search", "[bind]") {
+  // makeBindSurface keeps its tree between calls and refits it when the surface moves: a stale tree would miss
+  // triangles that moved into a query's reach.
+  const Obstacle box = movingBox();
+  const std::shared_ptr<const BindSurface> surface = makeBindSurface(box);
+  const std::vector<Vec3> points = {{0.0, 0.0, 0.2}, {0.45, -0.3, 0.0}, {0.1, 0.6, -0.2}, {0.8, 0.8, 0.8}};
+  const std::vector<double> radius(points.size(), 0.3);
+  for (double t : {0.0, 1.0, 0.5, 0.0, 1.0}) {
+    const std::vector<Vec3> x = box.positionsAt(t);
+    const std::vector<SurfacePoint> cached = surface->nearest(x, points), fresh = nearestOnTriangles(x, box.faces(), points);
+    const auto cachedNear = surface->within(x, points, radius);
+    const auto freshNear = trianglesWithin(x, box.faces(), points, radius);
+    for (size_t k = 0; k < points.size(); ++k) {
+      CHECK(cached[k].face == fresh[k].face);
+      CHECK(cached[k].distance == fresh[k].distance);
+      REQUIRE(cachedNear[k].size() == freshNear[k].size());
+      for (size_t i = 0; i < freshNear[k].size(); ++i) CHECK(cachedNear[k][i].face == freshNear[k][i].face);
+    }
+  }
+}
+
 TEST_CASE("nodes bound to a keyframed box follow its rigid motion exactly", "[bind]") {
   const Obstacle box = movingBox();
   Mesh mesh = gridOverBox(4, 0.01);
