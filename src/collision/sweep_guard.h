@@ -94,8 +94,8 @@ class TriangleSet {
 };
 
 // The triangles of every mesh obstacle of `field`, a set per obstacle borrowing the field's points, faces and tree, so
-// `field` must outlive the sets and not move meanwhile (grounds are left out: a flip or collapse of nodes above a plane stays
-// above it).
+// `field` must outlive the sets and not move meanwhile (grounds are left out: a flip or collapse of nodes above a
+// plane stays above it).
 std::vector<TriangleSet> obstacleTriangles(const ObstacleField& field);
 std::vector<TriangleSet> obstacleTriangles(ObstacleField&& field) = delete;  // the sets would outlive it
 

@@ -109,7 +109,8 @@ TEST_CASE("a bound surface's queries at one pose, another and the first again an
   const std::vector<double> radius(points.size(), 0.3);
   for (double t : {0.0, 1.0, 0.5, 0.0, 1.0}) {
     const std::vector<Vec3> x = box.positionsAt(t);
-    const std::vector<SurfacePoint> cached = surface->nearest(x, points), fresh = nearestOnTriangles(x, box.faces(), points);
+    const std::vector<SurfacePoint> cached = surface->nearest(x, points);
+    const std::vector<SurfacePoint> fresh = nearestOnTriangles(x, box.faces(), points);
     const auto cachedNear = surface->within(x, points, radius);
     const auto freshNear = trianglesWithin(x, box.faces(), points, radius);
     for (size_t k = 0; k < points.size(); ++k) {
