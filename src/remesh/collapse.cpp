@@ -54,11 +54,8 @@ bool linkConditionHolds(const Mesh& m, int edge) {
 bool stretchLimited(const Mesh& m, int removed, const RemeshParams& params) {
   if (!(params.maxChangedStretch > 0)) return false;
   for (int va : m.nodes[removed].verts)
-    for (int f : m.verts[va].faces) {
-      const Tri& v = m.faces[f].verts;
-      if (metricAspect(m.verts[v[0]].u, m.verts[v[1]].u, m.verts[v[2]].u, Mat2::Identity()) < params.aspectMin)
-        return false;
-    }
+    for (int f : m.verts[va].faces)
+      if (thinInMaterial(m, m.faces[f].verts, params.aspectMin)) return false;
   return true;
 }
 

@@ -60,10 +60,7 @@ bool keepsStretch(const RemeshState& s, const EdgeSide& s0, const EdgeSide& s1, 
   const Tri& old0 = m.faces[s0.face].verts;
   const Tri& old1 = m.faces[s1.face].verts;
   if (noMoreStretched(after, std::max(largerStretch(m, old0), largerStretch(m, old1)))) return true;
-  for (const Tri* v : {&old0, &old1})
-    if (metricAspect(m.verts[(*v)[0]].u, m.verts[(*v)[1]].u, m.verts[(*v)[2]].u, Mat2::Identity()) <
-        params.aspectMin)
-      return true;
+  if (thinInMaterial(m, old0, params.aspectMin) || thinInMaterial(m, old1, params.aspectMin)) return true;
   return removesSliver(s, s0, s1, params);
 }
 

@@ -151,6 +151,11 @@ double metricAspect(const Vec2& a, const Vec2& b, const Vec2& c, const Mat2& M) 
   return 12.0 * std::sqrt(3.0) * area / (perimeter * perimeter);
 }
 
+bool thinInMaterial(const Mesh& mesh, const Tri& verts, double aspectMin) {
+  return metricAspect(mesh.verts[verts[0]].u, mesh.verts[verts[1]].u, mesh.verts[verts[2]].u, Mat2::Identity()) <
+         aspectMin;
+}
+
 std::vector<int> oneRing(const Mesh& mesh, int node) {
   std::vector<int> ring;
   for (int v : mesh.nodes[node].verts)

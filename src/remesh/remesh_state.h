@@ -68,6 +68,10 @@ double signedArea(const Vec2& a, const Vec2& b, const Vec2& c);
 // Aspect ratio of a triangle measured in metric M: 12 sqrt(3) area / perimeter^2 (1 for equilateral, 0 degenerate).
 double metricAspect(const Vec2& a, const Vec2& b, const Vec2& c, const Mat2& M);
 
+// Whether the triangle of verts `verts` is thinner in material space than `aspectMin` (its metricAspect in the identity
+// metric): the collapse and flip stretch rules let such a face go even at the price of a sheared one.
+bool thinInMaterial(const Mesh& mesh, const Tri& verts, double aspectMin);
+
 // Nodes of the faces around `node` (its closed one-ring), sorted and unique.
 std::vector<int> oneRing(const Mesh& mesh, int node);
 
