@@ -255,8 +255,8 @@ namespace {
 bool isObjSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
 // The whitespace-separated tokens of one line in order, as `>>` into a string reads them. Why not a stringstream per
-// line: constructing one costs more than the line's numbers, and a walk cycle's body files (5,600 vertices, 11,000
-// faces, one file every two frames) were 4-5 % of a character shot's frame.
+// line: constructing one costs more than the line's numbers. A walk cycle's body file (2,802 vertices, 5,600 faces)
+// took twice as long to parse, ~1 % of every frame of a sequence that does not loop (docs/benchmarks.md, stop 88).
 class LineTokens {
  public:
   explicit LineTokens(std::string_view line) : rest_(line) {}
