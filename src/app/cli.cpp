@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -281,6 +282,12 @@ int runCli(int argc, char** argv) {
   } catch (const SimulationError& e) {
     std::fprintf(stderr, "\nadacloth: simulation failed: %s\n", e.what());
     return 3;
+  } catch (const std::bad_alloc&) {
+    // Outside a simulation's frames (those say which frame, SimulationError): loading or building what the input
+    // describes, e.g. a generated cloth of billions of faces, or rendering at an enormous size.
+    std::fprintf(stderr, "adacloth: error: out of memory: the input asks for more memory than this machine has "
+                 "(a cloth of fewer faces, or smaller images)\n");
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "adacloth: error: %s\n", e.what());
     return 1;

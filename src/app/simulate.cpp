@@ -4,8 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <fstream>
+#include <limits>
+#include <new>
 #include <optional>
 #include <set>
 
@@ -728,6 +729,15 @@ std::string checkResumedStart(const Shot& shot, bool useView, RunHealth& health)
   return checkStart(shot, start, scratch, health);
 }
 
+// The error of a frame that ran out of memory: how large the cloths had grown, since a remesher refining without
+// bound (a `remeshing.size` minimum far below the cloth's folds) is the usual cause.
+std::string outOfMemoryNote(const Scene& scene, int frame) {
+  size_t faces = 0;
+  for (const Cloth& cloth : scene.cloths) faces += cloth.mesh.faces.size();
+  return "frame " + std::to_string(frame) + ": out of memory, with " + std::to_string(faces) +
+         " cloth faces in all (coarser cloth: a larger `remeshing.size` minimum or fewer cells)";
+}
+
 }  // namespace
 
 void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
@@ -753,15 +763,20 @@ void simulateShot(const Shot& shot, Scene& scene, const RunOptions& options) {
   for (int frame = first; frame <= options.frames; ++frame) {
     const auto start = Clock::now();
     FrameReport report(scene.cloths.size());
-    if (frame > 0) {
-      advance(report, frame);
-    } else {
-      // Initial refinement: a coarse panel is remeshed to its sizing at rest before the run starts.
-      adaptCloths(shot, scene, report, options.view);
-      startInside = checkStart(shot, scene, report, health);
-      // The pre-roll: frames -preroll_frames + 1 .. 0, simulated but not written; frame 0's line counts their work.
-      for (int k = 1; k <= shot.prerollFrames; ++k) advance(report, k - shot.prerollFrames);
-      if (shot.prerollFrames > 0) endPreroll(scene);
+    try {
+      if (frame > 0) {
+        advance(report, frame);
+      } else {
+        // Initial refinement: a coarse panel is remeshed to its sizing at rest before the run starts.
+        adaptCloths(shot, scene, report, options.view);
+        startInside = checkStart(shot, scene, report, health);
+        // The pre-roll: frames -preroll_frames + 1 .. 0, simulated but not written; frame 0's line counts their
+        // work.
+        for (int k = 1; k <= shot.prerollFrames; ++k) advance(report, k - shot.prerollFrames);
+        if (shot.prerollFrames > 0) endPreroll(scene);
+      }
+    } catch (const std::bad_alloc&) {
+      throw SimulationError(outOfMemoryNote(scene, frame));
     }
     {
       ScopedPhase timer(report, Phase::Checks);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 
 #include "io/error.h"
 
@@ -250,11 +251,63 @@ std::string placeOf(const std::string& text, size_t byte, const std::string& fil
   return file + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 
+// A parser callback that refuses a key given twice in one object, which the parser would otherwise take silently
+// (the last value wins): a shot edited by hand that sets `frames` twice, or a `size` left behind in a copied block,
+// would run with whichever came last. It follows where the parser is, as a JSON pointer, to name the place.
+class RepeatedKeyCheck {
+ public:
+  explicit RepeatedKeyCheck(const std::string& file) : file_(file) {}
+
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start: open(true); break;
+      case Json::parse_event_t::array_start: open(false); break;
+      case Json::parse_event_t::key: {
+        Level& object = levels_.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keys.insert(object.key).second)
+          throw InputError(file_ + ": " + pointer() + ": key \"" + object.key +
+                           "\" is given twice in one object (JSON would keep only the last): remove one");
+        break;
+      }
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        levels_.pop_back();
+        elementDone();
+        break;
+      case Json::parse_event_t::value: elementDone(); break;
+    }
+    return true;
+  }
+
+ private:
+  struct Level {
+    bool object = false;
+    std::string key;                       // an object's current key
+    size_t index = 0;                      // an array's current element
+    std::unordered_set<std::string> keys;  // an object's keys so far
+  };
+  void open(bool object) {
+    levels_.emplace_back();
+    levels_.back().object = object;
+  }
+  void elementDone() {
+    if (!levels_.empty() && !levels_.back().object) ++levels_.back().index;
+  }
+  std::string pointer() const {
+    std::string out;
+    for (const Level& l : levels_) out += "/" + (l.object ? escapePointer(l.key) : std::to_string(l.index));
+    return out;
+  }
+  const std::string& file_;
+  std::vector<Level> levels_;
+};
+
 }  // namespace
 
 Json parseJson(const std::string& text, const std::string& file) {
   try {
-    return Json::parse(text);
+    return Json::parse(text, RepeatedKeyCheck(file));
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     size_t colon = what.find(": ", what.find("column"));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "config/obstacle_config.h"
@@ -27,6 +28,19 @@ int wholeNumber(const Shot& shot, const Json& j, const std::string& ptr) {
   return int(x);
 }
 
+// The most faces a generated cloth may have. Its node and corner numbers are 32-bit, which a grid of 10^7 x 10^7
+// cells (the largest whole numbers taken) would overflow; and a tenth of this already needs more memory than a
+// workstation has. Refused at once, naming the key, rather than after minutes of allocating.
+constexpr double kMaxGeneratedFaces = 1e8;
+
+void checkGeneratedFaces(const Shot& shot, const std::string& ptr, double faces) {
+  if (faces <= kMaxGeneratedFaces) return;
+  char count[32];
+  std::snprintf(count, sizeof count, "%.0f", faces);
+  fail(shot, ptr, std::string("expected a cloth of at most 100,000,000 faces, got ") + count +
+                      " (fewer cells or rings)");
+}
+
 MeshSpec readMeshSpec(const Shot& shot, const Json& j, const std::string& ptr) {
   MeshSpec spec;
   if (j.is_string()) {
@@ -43,6 +57,7 @@ MeshSpec readMeshSpec(const Shot& shot, const Json& j, const std::string& ptr) {
     spec.size = toVec2(g["size"]);
     spec.cellsX = wholeNumber(shot, g["cells"][0], ptr + "/grid/cells/0");
     spec.cellsY = wholeNumber(shot, g["cells"][1], ptr + "/grid/cells/1");
+    checkGeneratedFaces(shot, ptr + "/grid/cells", 2.0 * spec.cellsX * spec.cellsY);
   } else if (j.contains("tube")) {
     const Json& t = j["tube"];
     spec.type = MeshSpec::Type::Tube;
@@ -50,11 +65,13 @@ MeshSpec readMeshSpec(const Shot& shot, const Json& j, const std::string& ptr) {
     spec.length = t["length"].get<double>();
     spec.cellsAround = t["cells_around"].get<int>();
     spec.cellsAlong = t["cells_along"].get<int>();
+    checkGeneratedFaces(shot, ptr + "/tube", 2.0 * spec.cellsAround * spec.cellsAlong);
   } else {
     const Json& d = j["disc"];
     spec.type = MeshSpec::Type::Disc;
     spec.radius = d["radius"].get<double>();
     spec.rings = d["rings"].get<int>();
+    checkGeneratedFaces(shot, ptr + "/disc/rings", 6.0 * spec.rings * spec.rings);
   }
   return spec;
 }

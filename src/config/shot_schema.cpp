@@ -46,7 +46,8 @@ Field meshSchema() {
   const Defaults& d = defaults();
   Field grid = object("grid", {
       vec2("size", "Width and height of the rectangle.").inUnit("m").atLeast(0, true).withExample(Json::array({1.0, 1.0})),
-      vec2("cells", "Number of cells along width and height (whole numbers); each cell is two triangles.")
+      vec2("cells", "Number of cells along width and height (whole numbers); each cell is two triangles, at most "
+                      "100,000,000 in all.")
           .atLeast(1).withExample(Json::array({32, 32})),
   }, "A flat rectangular panel in the XY plane (normal +Z), corner at the origin, before `transform`.");
   Field tube = object("tube", {
@@ -54,10 +55,12 @@ Field meshSchema() {
       number("length", "Length along +Y.").inUnit("m").atLeast(0, true),
       integer("cells_around", "Cells around the circumference.").atLeast(3).defaults(d.mesh.cellsAround),
       integer("cells_along", "Cells along the length.").atLeast(1).defaults(d.mesh.cellsAlong),
-  }, "A cylinder around +Y, sewn with one seam (a sleeve or a tube skirt), before `transform`.");
+  }, "A cylinder around +Y, sewn with one seam (a sleeve or a tube skirt), before `transform`. Each cell is two "
+     "triangles, at most 100,000,000 in all.");
   Field disc = object("disc", {
       number("radius", "Radius of the disc.").inUnit("m").atLeast(0, true),
-      integer("rings", "Concentric rings of triangles; edge length is about radius / rings.").atLeast(1)
+      integer("rings", "Concentric rings of triangles (6 rings^2 triangles, at most 100,000,000); edge length is about "
+              "radius / rings.").atLeast(1)
           .defaults(d.mesh.rings),
   }, "A flat disc in the XY plane centred at the origin (normal +Z), before `transform`.");
   Field generated = object("mesh", {grid.isOptional(), tube.isOptional(), disc.isOptional()},
@@ -411,7 +414,7 @@ Field buildShotSchema() {
       checkpointSchema(),
   }, "A shot file (conf/*.json) describes one simulation: its cloths, obstacles and camera. Paths are relative to "
      "the shot file. Units are SI (metres, seconds, kilograms) unless a key says otherwise (`_deg`: degrees). "
-     "Unknown keys are errors.");
+     "Unknown keys are errors, and so is a key given twice in one object.");
 }
 
 }  // namespace

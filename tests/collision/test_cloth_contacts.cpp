@@ -252,8 +252,12 @@ TEST_CASE("two layers dropped on a ball keep their faces whole where they press 
       CHECK(cloth["intersections"].get<int>() == 0);
     }
   // 13 until each cloth's own layers got springs too (stop 82), which moved this chaotic shot to 14; still well
-  // under the 20 of the pushes alone.
-  CHECK(cottonFramesPast <= 4);
+  // under the 20 of the pushes alone. The cotton bound was this one trajectory's count, and the shot is chaotic: over
+  // six trajectories (solver_tolerance 0.0025, 0.0028, 0.0031, 0.0034, 0.0037 and the default) the cotton had 3-5
+  // frames past 1.3 (mean 3.8; jersey 2-11, mean 7.0) before pairs at their rest spacing stopped being contacts, and
+  // 3-6 (mean 4.2; jersey 5-9, mean 7.3) after; this one went from 4 to 5. The bound is set above that spread and
+  // below the pushes alone (9 for the cotton).
+  CHECK(cottonFramesPast <= 6);
   CHECK(framesPast <= 16);
 }
 

@@ -79,6 +79,21 @@ TEST_CASE("malformed JSON gives line and column", "[config]") {
              Catch::StartsWith("t.json:1:11: malformed JSON: number '-555"));
 }
 
+TEST_CASE("a key given twice in one object is an error naming where", "[config]") {
+  // The parser alone would keep the last value silently.
+  CHECK(errorOf(R"({"speed": 1, "count": 2, "speed": 3})") ==
+        "t.json: /speed: key \"speed\" is given twice in one object (JSON would keep only the last): remove one");
+  // Inside an array of objects the pointer names the element: after a nested array, a scalar and an object.
+  CHECK(errorOf(R"({"dir": [0, 1, 0], "items": [[1, 2], 3, {"name": "a"}, {"name": "b", "name": "c"}]})") ==
+        "t.json: /items/3/name: key \"name\" is given twice in one object (JSON would keep only the last): remove one");
+  // Keys are compared as written (after unescaping): "a/b" and "a~b" are escaped in the pointer.
+  CHECK(errorOf(R"({"x": {"a/b": 1, "a~b": 2, "a\/b": 3}})") ==
+        "t.json: /x/a~1b: key \"a/b\" is given twice in one object (JSON would keep only the last): remove one");
+  // The same key in different objects, or as a value, is fine.
+  CHECK(errorOf(R"({"items": [{"name": "name"}, {"name": "b", "weight": 2}], "speed": 1})") == "");
+  CHECK(parseJson(R"([{"a": 1}, {"a": 2}])", "t.json") == Json::parse(R"([{"a": 1}, {"a": 2}])"));
+}
+
 TEST_CASE("did-you-mean only suggests close words", "[config]") {
   CHECK(didYouMean("desnity", {"density", "damping"}) == std::optional<std::string>("density"));
   CHECK_FALSE(didYouMean("colour", {"density", "damping"}).has_value());

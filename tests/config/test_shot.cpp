@@ -359,6 +359,23 @@ TEST_CASE("a pre-roll: its length reaches every obstacle, and a rest mesh needs 
              Catch::StartsWith("conf/s.json: /preroll_frames: "));
 }
 
+TEST_CASE("a generated cloth of more than 10^8 faces is refused at once, naming the key", "[config]") {
+  // Its 32-bit node and corner numbers would overflow (and the memory run out after minutes): refused while parsing.
+  CHECK(errorOf(R"({"cloths": [{"mesh": {"grid": {"size": [1, 1], "cells": [100000, 100000]}}}]})") ==
+        "conf/s.json: /cloths/0/mesh/grid/cells: expected a cloth of at most 100,000,000 faces, got 20000000000 "
+        "(fewer cells or rings)");
+  CHECK(errorOf(R"({"cloths": [{"mesh": {"tube": {"radius": 1, "length": 1, "cells_around": 10000,)"
+                R"( "cells_along": 5001}}}]})") ==
+        "conf/s.json: /cloths/0/mesh/tube: expected a cloth of at most 100,000,000 faces, got 100020000 (fewer "
+        "cells or rings)");
+  CHECK(errorOf(R"({"cloths": [{"mesh": {"disc": {"radius": 1, "rings": 5000}}}]})") ==
+        "conf/s.json: /cloths/0/mesh/disc/rings: expected a cloth of at most 100,000,000 faces, got 150000000 (fewer "
+        "cells or rings)");
+  // At the limit itself: accepted (the error is then a missing camera or nothing; not the size).
+  CHECK(errorOf(R"({"cloths": [{"mesh": {"tube": {"radius": 1, "length": 1, "cells_around": 10000,)"
+                R"( "cells_along": 5000}}}]})").find("faces") == std::string::npos);
+}
+
 TEST_CASE("shot-level errors", "[config]") {
   using Catch::Contains;
   CHECK(errorOf(R"({"cloths": []})") == "conf/s.json: /cloths: expected at least 1 item(s), got 0");
