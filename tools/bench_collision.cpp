@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "app/memory_policy.h"
 #include "app/scene.h"
 #include "collision/response.h"
 #include "dynamics/step.h"
@@ -32,6 +33,7 @@ std::string shotText(int cells) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   const int frames = argc > 1 ? std::atoi(argv[1]) : 24;
   if (argc > 2 || frames <= 0) {
     std::fprintf(stderr, "usage: bench_collision [FRAMES]   (a positive count; default 24)\n");

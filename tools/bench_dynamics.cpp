@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "app/memory_policy.h"
 #include "assets/held_sheet.h"
 #include "dynamics/step.h"
 #include "mesh/generators.h"
@@ -110,6 +111,7 @@ void threadTable(int cells) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   bool quick = argc > 1 && !std::strcmp(argv[1], "--quick");
   // Grid cells per side for about 1k, 5k, 20k, 50k, 100k and 200k nodes ((c + 1)^2 nodes).
   std::vector<int> sizes = quick ? std::vector<int>{31, 70} : std::vector<int>{31, 70, 141, 223, 316, 446};

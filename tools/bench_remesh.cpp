@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/memory_policy.h"
 #include "app/scene.h"
 #include "app/simulate.h"
 #include "config/shot.h"
@@ -163,6 +164,7 @@ void benchShot(const fs::path& file, int frames) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   const int frames = argc > 1 ? std::atoi(argv[1]) : 48;
   const fs::path shot = argc > 2 ? fs::path(argv[2]) : fs::path(ADACLOTH_SOURCE_DIR) / "conf" / "flag.json";
   benchMovingSheet(frames);

@@ -14,6 +14,7 @@
 #include <ctime>
 #include <vector>
 
+#include "app/memory_policy.h"
 #include "mesh/generators.h"
 #include "render/frame_scene.h"
 #include "render/png.h"
@@ -54,6 +55,7 @@ Mesh curtain() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   const int frames = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
   const Mesh cloth = curtain();
   std::printf("cloth: %zu triangles; image 1920x1080, 2x2 supersampling, ground plane; %d frames per row\n\n",

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "app/memory_policy.h"
 #include "app/scene.h"
 #include "app/simulate.h"
 #include "assets/held_sheet.h"
@@ -306,6 +307,7 @@ std::vector<int> parseSizes(const char* text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   bool quick = false;
   int steps = 48;
   std::vector<int> sizes = {31, 99, 316};

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <functional>
 
+#include "app/memory_policy.h"
 #include "io/atomic_file.h"
 #include "io/obj.h"
 #include "mesh/generators.h"
@@ -152,6 +153,7 @@ void sseAfterKernelRow() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   Eigen::setNbThreads(1);
   std::printf("kernel: %s\n", operatorKernelIsAvx2() ? "AVX2+FMA" : "portable loops");
   sseAfterKernelRow();

@@ -42,6 +42,7 @@
 #include <vector>
 #include <unistd.h>
 
+#include "app/memory_policy.h"
 #include "app/scene.h"
 #include "app/simulate.h"
 #include "config/camera_file.h"
@@ -555,6 +556,7 @@ void printRow(const char* name, const Figures& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();  // as the adacloth program does (src/app/main.cpp)
   if (argc > 1 && std::string(argv[1]) == "--shots") return benchShots(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "--film") return benchFilm(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "--cuts") {

@@ -1,3 +1,7 @@
 #include "app/commands.h"
+#include "app/memory_policy.h"
 
-int main(int argc, char** argv) { return adacloth::runCli(argc, argv); }
+int main(int argc, char** argv) {
+  adacloth::keepFreedMemoryForReuse();
+  return adacloth::runCli(argc, argv);
+}
