@@ -15,6 +15,7 @@ struct Aabb {
   Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
   void add(const Vec3& p) { lo = lo.cwiseMin(p); hi = hi.cwiseMax(p); }
   void add(const Aabb& b) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
+  bool contains(const Vec3& p) const { return (lo.array() <= p.array()).all() && (p.array() <= hi.array()).all(); }
   void inflate(double r) { lo.array() -= r; hi.array() += r; }
   bool overlaps(const Aabb& b) const { return (lo.array() <= b.hi.array()).all() && (b.lo.array() <= hi.array()).all(); }
   // overlaps() of the two boxes each grown by `grow` (m), rounded as inflate() rounds: the same answer bit for bit.

@@ -14,8 +14,7 @@ double maxPenetration(const Mesh& cloth, const ObstacleField& obstacles) {
   std::vector<double> depth(cloth.nodes.size(), 0.0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (long i = 0; i < long(cloth.nodes.size()); ++i) {
-    auto s = obstacles.nearest(cloth.nodes[i].x, std::numeric_limits<double>::infinity());
-    if (s && s->distance < 0) depth[i] = -s->distance;
+    depth[i] = obstacles.depthInside(cloth.nodes[i].x);
   }
   return depth.empty() ? 0.0 : *std::max_element(depth.begin(), depth.end());
 }

@@ -97,6 +97,7 @@ Obstacle::Obstacle(const ObstacleSpec& spec, const std::string& shotFile, std::s
   if (!faces_) faces_ = std::make_shared<const std::vector<Tri>>(std::move(faces));
   if (faces_->empty()) throw InputError(shotFile + ": " + spec.place + "/mesh: the obstacle has no triangles");
   edges_ = uniqueEdges(*faces_);
+  objFaceLines_ = formatObjFaceLines(*faces_);
   for (size_t k = 1; k < spec.motion.size(); ++k)
     if (!(spec.motion[k].time > spec.motion[k - 1].time))
       throw InputError(shotFile + ": " + spec.place + "/motion/" + std::to_string(k) +
@@ -318,10 +319,30 @@ void parseObstacleObj(const std::string& text, const std::string& file, std::vec
 
 std::string formatObstacleObj(const Obstacle& obstacle, const std::vector<Vec3>& x) {
   std::string out = "# adacloth obstacle " + obstacle.name() + "\n";
-  for (const Vec3& p : x)
-    out += "v " + formatDouble(p.x()) + " " + formatDouble(p.y()) + " " + formatDouble(p.z()) + "\n";
-  for (const Tri& f : obstacle.faces())
-    out += "f " + std::to_string(f[0] + 1) + " " + std::to_string(f[1] + 1) + " " + std::to_string(f[2] + 1) + "\n";
+  out.reserve(out.size() + 60 * x.size() + obstacle.objFaceLines().size());
+  for (const Vec3& p : x) {
+    out += 'v';
+    for (int k = 0; k < 3; ++k) {
+      out += ' ';
+      appendDouble(out, p[k]);
+    }
+    out += '\n';
+  }
+  out += obstacle.objFaceLines();
+  return out;
+}
+
+std::string formatObjFaceLines(const std::vector<Tri>& faces) {
+  std::string out;
+  out.reserve(24 * faces.size());
+  for (const Tri& f : faces) {
+    out += 'f';
+    for (int k = 0; k < 3; ++k) {
+      out += ' ';
+      appendInteger(out, f[k] + 1);
+    }
+    out += '\n';
+  }
   return out;
 }
 

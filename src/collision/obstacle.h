@@ -32,6 +32,9 @@ class Obstacle {
   const std::shared_ptr<const std::vector<Tri>>& faceList() const { return faces_; }
   const std::vector<std::array<int, 2>>& edges() const { return edges_; }
   size_t nodeCount() const { return rest_.size(); }
+  // The faces as OBJ lines ("f a b c", 1-based), formatted once: a moving obstacle is written every frame
+  // (formatObstacleObj), and its faces were a quarter of the formatting.
+  const std::string& objFaceLines() const { return objFaceLines_; }
 
   // World positions of the mesh's nodes at time t (s). During a pre-roll (spec().preroll > 0, t < 0) the obstacle
   // holds its pose at time 0, but a sequence with a rest mesh moves from that mesh (at -preroll) to it.
@@ -53,6 +56,7 @@ class Obstacle {
   std::shared_ptr<const std::vector<Tri>> faces_;
   std::vector<Vec3> prerollStart_;  // a sequence's rest mesh (spec_.sequenceRest), before transform; empty: none
   std::vector<std::array<int, 2>> edges_;
+  std::string objFaceLines_;
   int sequenceFrames_ = 1;  // number of files found for a sequence (a looping one: the whole cycle)
   int sequenceBase_ = 0;    // number of the file at index 0 (firstFrame, or the cycle's lowest file when looping)
   std::shared_ptr<SequenceFiles> files_;  // sequence files read so far (shared with copies and the scene's others)
@@ -82,6 +86,8 @@ void parseObstacleObj(const std::string& text, const std::string& file, std::vec
 
 // OBJ text of an obstacle pose (v and f lines), for OUT/obstacles/<name>_<frame:05d>.obj.
 std::string formatObstacleObj(const Obstacle& obstacle, const std::vector<Vec3>& x);
+// The "f" lines of faces (1-based), as formatObstacleObj writes them.
+std::string formatObjFaceLines(const std::vector<Tri>& faces);
 
 // The unique undirected edges of a triangle list, sorted.
 std::vector<std::array<int, 2>> uniqueEdges(const std::vector<Tri>& faces);

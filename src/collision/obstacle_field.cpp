@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "collision/geometry.h"
+#include "collision/solid_check.h"
 
 namespace adacloth {
 namespace {
@@ -54,6 +56,9 @@ ObstacleField::ObstacleField(const std::vector<ObstaclePose>& poses) {
     for (size_t f = 0; f < m.faces.size(); ++f)
       for (int e : m.faceEdge[f]) m.edgeFaces[fill[e]++] = int(f);
     place(m, pose.x, false);
+    bool closed = true;
+    for (size_t e = 0; e < m.edges.size(); ++e) closed = closed && m.edgeFaceStart[e + 1] - m.edgeFaceStart[e] == 2;
+    m.solid = closed && enclosedVolume(m.x, m.faces) > 0;
     meshes_.push_back(std::move(m));
   }
 }
@@ -112,10 +117,12 @@ void ObstacleField::place(MeshData& m, const std::vector<Vec3>& x, bool refit) {
   m.x = x;
   m.v.clear();
   m.faceBox.resize(m.faces.size());
+  m.box = Aabb();
   for (size_t f = 0; f < m.faces.size(); ++f) {
     Aabb& box = m.faceBox[f];
     box = Aabb();
     for (int node : m.faces[f]) box.add(m.x[node]);
+    m.box.add(box);
   }
   if (refit) m.tree.update(m.faceBox.data(), m.faceBox.size());
   else m.tree.build(m.faceBox.data(), m.faceBox.size());
@@ -155,10 +162,8 @@ Vec3 ObstacleField::vertexNormal(const MeshData& m, int v) {
   return normal;
 }
 
-std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance,
-                                                      const Obstacle** which) const {
-  std::optional<ProximitySample> best;
-  double bestAbs = maxDistance;
+void ObstacleField::nearestPlane(const Vec3& x, double& bestAbs, std::optional<ProximitySample>& best,
+                                 const Obstacle** which) const {
   for (size_t p = 0; p < planes_.size(); ++p) {
     const auto& [point, normal] = planes_[p];
     const double h = normal.dot(x - point);
@@ -168,12 +173,38 @@ std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxD
       if (which) *which = planeObstacles_[p];
     }
   }
+}
+
+double ObstacleField::depthInside(const Vec3& x) const {
+  // Outside every solid's box, a mesh's distance is positive: it answers only where no plane has x inside it
+  // (bestAbs 0 then admits a mesh at distance 0 alone), and then its answer is no depth either.
+  const bool searchMeshes =
+      std::any_of(meshes_.begin(), meshes_.end(), [&](const MeshData& m) { return !m.solid || m.box.contains(x); });
+  std::optional<ProximitySample> s;
+  if (searchMeshes) {
+    s = nearest(x, std::numeric_limits<double>::infinity());
+  } else {
+    double bestAbs = std::numeric_limits<double>::infinity();
+    nearestPlane(x, bestAbs, s, nullptr);
+  }
+  return s && s->distance < 0 ? -s->distance : 0.0;
+}
+
+std::optional<ProximitySample> ObstacleField::nearest(const Vec3& x, double maxDistance,
+                                                      const Obstacle** which) const {
+  std::optional<ProximitySample> best;
+  double bestAbs = maxDistance;
+  nearestPlane(x, bestAbs, best, which);
   // The answer must not depend on the tree (a moved field refits its trees, a new one builds them): of the faces at
   // the least distance, the lowest-numbered one answers, and the bound the traversal prunes by is widened by a hair
   // so that every such face is visited whatever the grouping (a face's computed distance is within rounding of its
   // box's, and a box holding it is never farther).
   constexpr double kTieSlack = 1.0 + 1e-9;
   for (const MeshData& m : meshes_) {
+    // A mesh whose box lies beyond the bound has no face within it: of a crowd's bodies, all but the one a cloth
+    // node is near. The margin (relative, and absolute for rounding of the coordinates) leaves a face that rounds
+    // to the bound to the search.
+    if (std::sqrt(m.box.squaredDistance(x)) > bestAbs * (1 + 1e-6) + 1e-12) continue;
     int bestFace = -1;
     TriangleClosest bestHit{Vec3::Zero(), Vec3::Zero()};
     m.tree.nearest(x, bestAbs * bestAbs * kTieSlack, [&](int f) {

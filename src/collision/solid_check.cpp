@@ -9,11 +9,9 @@ SolidCheck checkSolid(const std::vector<Vec3>& x, const std::vector<Tri>& faces)
   SolidCheck check;
   std::vector<std::array<int, 2>> edges;
   edges.reserve(3 * faces.size());
-  for (const Tri& f : faces) {
-    // The divergence theorem: each face adds the signed volume of the tetrahedron it spans with the origin.
-    check.volume += x[f[0]].dot(x[f[1]].cross(x[f[2]])) / 6;
+  check.volume = enclosedVolume(x, faces);
+  for (const Tri& f : faces)
     for (int k = 0; k < 3; ++k) edges.push_back({std::min(f[k], f[(k + 1) % 3]), std::max(f[k], f[(k + 1) % 3])});
-  }
   std::sort(edges.begin(), edges.end());
   for (size_t i = 0; i < edges.size();) {
     size_t j = i;
@@ -22,6 +20,12 @@ SolidCheck checkSolid(const std::vector<Vec3>& x, const std::vector<Tri>& faces)
     i = j;
   }
   return check;
+}
+
+double enclosedVolume(const std::vector<Vec3>& x, const std::vector<Tri>& faces) {
+  double volume = 0;
+  for (const Tri& f : faces) volume += x[f[0]].dot(x[f[1]].cross(x[f[2]])) / 6;
+  return volume;
 }
 
 }  // namespace adacloth

@@ -16,4 +16,8 @@ struct SolidCheck {
 
 SolidCheck checkSolid(const std::vector<Vec3>& x, const std::vector<Tri>& faces);
 
+// The volume the faces bound (m^3; the divergence theorem: each face adds the signed volume of the tetrahedron it
+// spans with the origin). Negative when they point inwards; meaningful for a closed mesh only.
+double enclosedVolume(const std::vector<Vec3>& x, const std::vector<Tri>& faces);
+
 }  // namespace adacloth

@@ -58,4 +58,16 @@ std::string formatDouble(double value) {
   return std::string(buf, result.ptr);
 }
 
+void appendDouble(std::string& out, double value) {
+  char buf[32];
+  auto result = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, result.ptr);
+}
+
+void appendInteger(std::string& out, long value) {
+  char buf[24];
+  auto result = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, result.ptr);
+}
+
 }  // namespace adacloth

@@ -32,5 +32,9 @@ std::string readFile(const fs::path& path);
 
 // Shortest text that reads back as exactly the same double (std::to_chars): deterministic and round-trip exact.
 std::string formatDouble(double value);
+// formatDouble(value) and the decimal integer appended to `out`, without a string for each number: the OBJ files
+// written every frame hold tens of thousands of them (a body's file was 3 % of cape_run's frame).
+void appendDouble(std::string& out, double value);
+void appendInteger(std::string& out, long value);
 
 }  // namespace adacloth

@@ -266,13 +266,31 @@ std::string formatObj(const Mesh& mesh) {
   out.reserve(mesh.nodes.size() * 60 + mesh.verts.size() * 40 + mesh.faces.size() * 30);
   out += "# adacloth mesh: " + std::to_string(mesh.nodes.size()) + " nodes, " + std::to_string(mesh.verts.size()) +
          " verts, " + std::to_string(mesh.faces.size()) + " faces\n";
-  for (const Node& n : mesh.nodes)
-    out += "v " + formatDouble(n.x.x()) + " " + formatDouble(n.x.y()) + " " + formatDouble(n.x.z()) + "\n";
-  for (const Vert& v : mesh.verts) out += "vt " + formatDouble(v.u.x()) + " " + formatDouble(v.u.y()) + "\n";
+  for (const Node& n : mesh.nodes) {
+    out += "v ";
+    appendDouble(out, n.x.x());
+    out += ' ';
+    appendDouble(out, n.x.y());
+    out += ' ';
+    appendDouble(out, n.x.z());
+    out += '\n';
+  }
+  for (const Vert& v : mesh.verts) {
+    out += "vt ";
+    appendDouble(out, v.u.x());
+    out += ' ';
+    appendDouble(out, v.u.y());
+    out += '\n';
+  }
   for (const Face& f : mesh.faces) {
-    out += "f";
-    for (int v : f.verts) out += " " + std::to_string(mesh.verts[v].node + 1) + "/" + std::to_string(v + 1);
-    out += "\n";
+    out += 'f';
+    for (int v : f.verts) {
+      out += ' ';
+      appendInteger(out, mesh.verts[v].node + 1);
+      out += '/';
+      appendInteger(out, v + 1);
+    }
+    out += '\n';
   }
   return out;
 }

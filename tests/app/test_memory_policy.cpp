@@ -30,6 +30,7 @@ TEST_CASE("a freed 16 MiB block stays in the process after keepFreedMemoryForReu
   std::memset(block, 1, kBlock);  // touched, as a buffer is
   static void* volatile used;     // so that the compiler keeps the allocation
   used = block;
+  REQUIRE(used == block);
   const size_t heldBefore = mallinfo2().fordblks;
   std::free(block);
   const size_t heldAfter = mallinfo2().fordblks;
