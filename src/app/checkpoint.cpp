@@ -280,6 +280,7 @@ void restorePayload(const std::string& bytes, size_t offset, const std::string& 
   if (!in.atEnd()) in.fail("unexpected bytes after the last cloth");
   if (!std::isfinite(scene.time)) in.fail("the time is not finite");
   scene.contactField.reset();
+  scene.contactFieldStart = scene.contactFieldStep = std::numeric_limits<double>::quiet_NaN();
   if (std::isfinite(scene.contactFieldBuiltAt))
     scene.contactField.emplace(scene.obstaclePoses.at(scene.obstacles, scene.contactFieldBuiltAt));
 }

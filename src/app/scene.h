@@ -55,6 +55,9 @@ struct Scene {
   // Time (s) of the poses the contact field was built at (NaN: none yet), kept in checkpoints. A moved field answers
   // as a new one (ObstacleField::moveTo), so a resumed run needs it only to know whether there was a field.
   double contactFieldBuiltAt = std::numeric_limits<double>::quiet_NaN();
+  // The step (start and length, s) the contact field is posed and set in motion for (NaN: none, or not known).
+  double contactFieldStart = std::numeric_limits<double>::quiet_NaN();
+  double contactFieldStep = std::numeric_limits<double>::quiet_NaN();
   // The obstacles at `frameFieldAt` (s), once per frame for the sizing's obstacle term, the frame's contact measures
   // and the remesher's sweep guard (the same poses, so one field serves all three). Moved from frame to frame; it
   // answers exactly as a field built anew (and as a resumed run's).

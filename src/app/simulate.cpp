@@ -462,6 +462,11 @@ int resumeRun(const Shot& shot, Scene& scene, const RunOptions& options, uint64_
 // The scene's obstacle field for the step of length h (s) from t0 (s): posed at t0 + h (moved there, or built when
 // the obstacles changed), with the surfaces' motion over the step.
 const ObstacleField& contactFieldAt(Scene& scene, double t0, double h) {
+  // A step's substeps are chosen (approachSubsteps) with the field of the step that then runs, unsplit, on the same
+  // field: moving it there again (every body's positions, face boxes and tree) was 3.5 % of crowd's instructions.
+  if (scene.contactField && scene.contactFieldStart == t0 && scene.contactFieldStep == h) return *scene.contactField;
+  scene.contactFieldStart = t0;
+  scene.contactFieldStep = h;
   const std::vector<ObstaclePose>& endPoses = scene.obstaclePoses.at(scene.obstacles, t0 + h);
   if (!scene.contactField || !scene.contactField->moveTo(endPoses)) {
     scene.contactField.emplace(endPoses);
