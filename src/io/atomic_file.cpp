@@ -53,9 +53,9 @@ std::string readFile(const fs::path& path) {
 }
 
 std::string formatDouble(double value) {
-  char buf[32];
-  auto result = std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, result.ptr);
+  std::string text;
+  appendDouble(text, value);
+  return text;
 }
 
 void appendDouble(std::string& out, double value) {
