@@ -76,7 +76,7 @@ bool ClothEndSurfaces::isLayerOf(int cloth, int node, int face, double thickness
   const Mesh& mesh = *cloths_[cloth];
   std::array<Vec2, 3> corners;
   for (int k = 0; k < 3; ++k) corners[k] = mesh.verts[mesh.faces[face].verts[k]].u;
-  return kMaterialRestSpacing * materialDistance(nodeMaterial_[cloth][node], corners) >= thickness;
+  return kFoldChord * materialDistance(nodeMaterial_[cloth][node], corners) >= thickness;
 }
 
 std::vector<ObstacleContact> ClothEndSurfaces::contactsOf(int cloth, const ClothContactSettings& settings) const {

@@ -17,8 +17,8 @@
 //
 // A cloth folded onto itself (a skirt's hem turned up, a sheet piling on the floor) has layers too. With `ownLayers`
 // a node's own cloth counts where it is a layer and not a neighbour: a face of its cloth that does not hold the node
-// and lies, in material space, at least thickness / kMaterialRestSpacing from it (or across a seam, where material
-// space says nothing), which is where the contact pass keeps the pair the whole thickness apart
+// and lies, in material space, at least thickness / kFoldChord (pi / 2 thicknesses) from it (or across a seam, where
+// material space says nothing), which is where the contact pass keeps the pair the whole thickness apart
 // (collision/material_distance.h). Nearer faces are the cloth's own neighbourhood, whose spacing its elasticity
 // decides; the contact pass alone handles them. And only a face the node lies over or under (its nearest point inside
 // the face, or on its boundary with the node within about 37 degrees of the normal): beside a face the side the node

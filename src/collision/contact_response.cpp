@@ -26,26 +26,28 @@ bool keptApartByProximity(const CollisionMesh& w, const Candidate& c) {
   return c.edgeEdge ? !involvesObstacle(w, nodes) : w.nodeCloth[nodes[0]] >= 0;
 }
 
-// True for a pair of places of one cloth at least their rest spacing apart (material_distance.h): neighbours of a
-// cloth finer than the thickness, not layers. They are no contact: pushed nowhere (proximityTarget), they had their
+// True for a pair of places of one cloth at least the fold chord of their material distance apart
+// (material_distance.h): neighbours of a cloth finer than the thickness, or the two sides of a fold as close as its
+// thickness lets them be, not layers. They are no contact: pushed nowhere (proximityTarget), they had their
 // approach along the pair's normal stopped, and that normal lies in the cloth's plane for a node and a face of its
 // own neighbourhood, so a cloth with edges shorter than the thickness was held from compressing in its plane, at a
 // cost that grew with (thickness / edge)^2 pairs per node: a free-falling 1 m sheet of 5 mm cells held 200,000 such
 // pairs a step (docs/collisions.md, "Cloth finer than the thickness").
-bool atRestSpacing(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g) {
-  return g.distance >= kMaterialRestSpacing * materialDistance(w, c);
+bool noCloserThanFoldChord(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g) {
+  return g.distance >= kFoldChord * materialDistance(w, c);
 }
 
 }  // namespace
 
 double proximityTarget(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g, double thickness) {
   if (g.distance >= thickness) return thickness;
-  const double restSpacing = kMaterialRestSpacing * materialDistance(w, c);
-  if (g.distance >= restSpacing) return g.distance;
-  // Not past the rest spacing: two places of one cloth farther apart than that would stretch the cloth between them.
-  // Gathered cloth finer than the thickness was pushed to the thickness, pair after pair: a 1 cm adaptive sheet swept
-  // by a ball stayed caught on it, edges at 10x, in 3 of 9 runs (1 of 9 now; docs/benchmarks.md).
-  return std::min(thickness, restSpacing);
+  const double foldChord = kFoldChord * materialDistance(w, c);
+  if (g.distance >= foldChord) return g.distance;
+  // Two places of one cloth pushed farther apart than their fold chord stretch the cloth between them. Gathered cloth
+  // finer than the thickness was pushed to the thickness, pair after pair: a 1 cm adaptive sheet swept by a ball
+  // stayed caught on it, edges at 10x, in 3 of 9 runs; and pushed to 0.9 of their material distance, the flanks of
+  // folds tighter than about 1.4 thicknesses stretched the cloth across them (material_distance.h).
+  return std::min(thickness, foldChord);
 }
 
 bool separate(CollisionState& s, const std::array<int, 4>& nodes, const ContactGeometry& g, double target, double mu) {
@@ -122,7 +124,7 @@ void proximityPass(const CollisionMesh& w, CollisionState& s, const std::vector<
         const MovingPoints m = movingPoints(s, candidateNodes(w, c));
         std::optional<ContactGeometry> g =
             c.edgeEdge ? edgeEdgeProximity(m, p.thickness) : vertexFaceProximity(m, p.thickness);
-        if (g && atRestSpacing(w, c, *g)) return std::nullopt;
+        if (g && noCloserThanFoldChord(w, c, *g)) return std::nullopt;
         return g;
       });
   // The responses are applied one pair after the other, so their order matters: candidate order (vertex-face pairs

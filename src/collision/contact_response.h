@@ -31,9 +31,10 @@ double frictionOf(const CollisionMesh& w, const std::array<int, 4>& nodes, const
 void countContact(const CollisionMesh& w, const std::array<int, 4>& nodes, std::vector<int>& contacts);
 
 // The separation (m) the proximity pass pushes pair `c`, now `g.distance` apart, to: the contact `thickness`; for a
-// pair inside one cloth at most its rest spacing (0.9 of its material-space distance, material_distance.h), and
-// where it is when it is at least that far apart already: neighbours of a cloth finer than the thickness are not
-// layers, and pushing them farther apart than at rest would stretch the cloth.
+// pair inside one cloth at most its fold chord (2 / pi of its material-space distance, material_distance.h), and
+// where it is when it is at least that far apart already: neighbours of a cloth finer than the thickness and the
+// flanks of a fold are not layers, and pushing them farther apart than a fold of the thickness holds them would
+// stretch the cloth.
 double proximityTarget(const CollisionMesh& w, const Candidate& c, const ContactGeometry& g, double thickness);
 
 // Step 2: pairs among `cands` within the thickness at the end of the step are pushed to proximityTarget(), one after

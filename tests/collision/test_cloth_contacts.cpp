@@ -267,23 +267,32 @@ TEST_CASE("a ribbon piling onto the floor keeps its faces whole where it folds o
   // itself. Kept apart by the contact pass alone its layers were pushed out node by node: an edge past 1.3x its rest
   // length in 14 of the first 24 frames. With springs between its own layers in the solve: 6 (docs/benchmarks.md,
   // "A cloth's own layers in the solve").
+  //
+  // The pile is chaotic: one trajectory's count moves by +-5 with any change of rounding. Over eight trajectories
+  // (solver_tolerance 0.0024 ... 0.0038; docs/benchmarks.md, "Folds finer than the thickness") the springs give 2-12
+  // frames (mean 6.0; 2-11, mean 5.4, with stop 91's pushes to 0.9 of the material distance) and the pushes alone
+  // 7-17 (mean 13.8). So three trajectories are summed, and the bound lies between the two: 17 here, 21 with stop
+  // 91's rule, 37 for the pushes alone.
   using namespace adacloth::test;
-  TempDir dir("ribbon-pile");
-  auto run = simulateShot(dir, "ribbon", R"({"name": "ribbon", "fps": 24, "frames": 24, "steps_per_frame": 4,
-    "cloths": [{"name": "ribbon", "mesh": {"grid": {"size": [0.3, 1.5], "cells": [6, 30]}}, "material": "silk",
-                "transform": {"translate": [-0.15, 0.05, 0.0], "rotate_deg": [-6, 0, 4]},
-                "remeshing": {"size": [0.01, 0.1]}}],
-    "obstacles": [{"name": "floor", "mesh": {"ground": {"size": 4}}}],
-    "collision": {"thickness": 0.005, "obstacle_friction": 0.3, "self_friction": 0.2}})");
-  INFO(run.output);
-  REQUIRE(run.exitCode == 0);
-  const std::vector<config::Json> stats = frameStats(dir / "out");
-  REQUIRE(stats.size() == 25);
   int framesPast = 0;
-  for (const config::Json& frameStat : stats) {
-    const config::Json& cloth = frameStat["cloths"][0];
-    framesPast += cloth["stretch_max"].get<double>() > 1.3;
-    CHECK(cloth["intersections"].get<int>() == 0);
+  for (const char* tolerance : {"0.0026", "0.003", "0.0034"}) {
+    TempDir dir("ribbon-pile");
+    auto run = simulateShot(dir, "ribbon", std::string(R"({"name": "ribbon", "fps": 24, "frames": 24,
+      "steps_per_frame": 4, "solver_tolerance": )") + tolerance + R"(,
+      "cloths": [{"name": "ribbon", "mesh": {"grid": {"size": [0.3, 1.5], "cells": [6, 30]}}, "material": "silk",
+                  "transform": {"translate": [-0.15, 0.05, 0.0], "rotate_deg": [-6, 0, 4]},
+                  "remeshing": {"size": [0.01, 0.1]}}],
+      "obstacles": [{"name": "floor", "mesh": {"ground": {"size": 4}}}],
+      "collision": {"thickness": 0.005, "obstacle_friction": 0.3, "self_friction": 0.2}})");
+    INFO(run.output);
+    REQUIRE(run.exitCode == 0);
+    const std::vector<config::Json> stats = frameStats(dir / "out");
+    REQUIRE(stats.size() == 25);
+    for (const config::Json& frameStat : stats) {
+      const config::Json& cloth = frameStat["cloths"][0];
+      framesPast += cloth["stretch_max"].get<double>() > 1.3;
+      CHECK(cloth["intersections"].get<int>() == 0);
+    }
   }
-  CHECK(framesPast <= 9);
+  CHECK(framesPast <= 28);
 }

@@ -1,9 +1,11 @@
 // Material-space distances of pairs inside one cloth (material_distance.h), and what the proximity pass does with
-// them: a cloth finer than the thickness is not pushed apart from itself where it lies as at rest, and is where it is
-// gathered, but no farther apart than at rest.
+// them: a cloth finer than the thickness is not pushed apart from itself where it lies as at rest or folds no tighter
+// than the thickness allows, and is where it is gathered, but no farther apart than a fold of the thickness holds it.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <limits>
+#include <utility>
 
 #include "collision/collision_mesh.h"
 #include "collision/contact_response.h"
@@ -17,6 +19,7 @@ using namespace adacloth::testing;
 namespace {
 
 const double kDt = 0.01;
+const double kPi = M_PI;
 
 int edgeBetween(const CollisionMesh& w, int a, int b) {
   for (size_t e = 0; e < w.edges.size(); ++e)
@@ -132,10 +135,11 @@ TEST_CASE("a flat unstrained cloth finer than the thickness is not pushed apart 
   }
 }
 
-TEST_CASE("a pair of one cloth is pushed to the thickness but no farther apart than at rest", "[collision]") {
+TEST_CASE("a pair of one cloth is pushed to the thickness but no farther apart than a fold of it allows",
+          "[collision]") {
   // 4 x 4 cells of 3 mm, finer than the 5 mm thickness (node (i, j) = j * 5 + i at material (3 i, 3 j) mm; cell
   // (i, j) has faces 2 (4j + i) and 2 (4j + i) + 1). Each pair's distance in the world is given (`at`): the target
-  // depends only on it, the thickness and the pair's material-space distance.
+  // depends only on it, the thickness and the pair's material-space distance d, at most the fold chord 2 d / pi.
   Mesh grid = makeFlatGrid(4, 0.012, 0.0, false);
   std::vector<ClothStep> cloths = {stepOf(grid, Vec3::Zero(), kDt)};
   const CollisionMesh w = buildCollisionMesh(cloths, {});
@@ -145,23 +149,88 @@ TEST_CASE("a pair of one cloth is pushed to the thickness but no farther apart t
     g.distance = distance;
     return g;
   };
-  // Node (0, 1) and a face of cell (2, 1): 6 mm apart in material space, so at rest farther apart than the thickness,
-  // and pushed to it from anywhere closer.
-  const Candidate far = {false, 5, 2 * (4 + 2)};
-  REQUIRE(materialDistance(w, far) == Approx(0.006));
+  // Node (0, 1) and a face of cell (3, 1): 9 mm apart in material space, more than a half circle of diameter the
+  // thickness (7.85 mm), so pushed to the thickness from anywhere closer.
+  const Candidate far = {false, 5, 2 * (4 + 3)};
+  REQUIRE(materialDistance(w, far) == Approx(0.009));
   CHECK(proximityTarget(w, far, at(0.002), thickness) == thickness);
   CHECK(proximityTarget(w, far, at(0.0049), thickness) == thickness);
   CHECK(proximityTarget(w, far, at(0.006), thickness) == thickness);  // beyond the thickness: nothing to push
-  // Node (0, 1) and a face of cell (1, 1): 3 mm apart in material space. At 1 mm they are pushed to 0.9 x 3 mm, not
-  // to the 5 mm thickness, which would stretch the cloth between them by 67 % (the old rule; docs/benchmarks.md,
-  // "ARCSim's sheet on a moving sphere").
+  // Node (0, 1) and a face of cell (2, 1): 6 mm apart, which a fold of the thickness holds 3.82 mm apart (2 / pi of
+  // 6 mm). Pushed to that, not to the thickness; and the old rule's 0.9 x 6 = 5.4 mm, no farther than the thickness
+  // either, asked for more than a fold gives (material_distance.h).
+  const Candidate mid = {false, 5, 2 * (4 + 2)};
+  REQUIRE(materialDistance(w, mid) == Approx(0.006));
+  CHECK(proximityTarget(w, mid, at(0.002), thickness) == Approx(0.012 / kPi));
+  CHECK(proximityTarget(w, mid, at(0.0045), thickness) == 0.0045);  // as far as a fold holds it: not pushed
+  // Node (0, 1) and a face of cell (1, 1): 3 mm apart in material space. At 1 mm they are pushed to 2 / pi x 3 mm,
+  // not to the 5 mm thickness, which would stretch the cloth between them by 67 % (the rule before the rest spacing;
+  // docs/benchmarks.md, "ARCSim's sheet on a moving sphere").
   const Candidate near = {false, 5, 2 * (4 + 1)};
   REQUIRE(materialDistance(w, near) == Approx(0.003));
-  CHECK(proximityTarget(w, near, at(0.001), thickness) == Approx(0.0027));
-  CHECK(proximityTarget(w, near, at(0.0028), thickness) == 0.0028);  // at its rest spacing: not pushed
+  CHECK(proximityTarget(w, near, at(0.001), thickness) == Approx(0.006 / kPi));
+  CHECK(proximityTarget(w, near, at(0.0028), thickness) == 0.0028);  // past its fold chord: not pushed
   // Two edges 3 mm apart (vertical grid lines 0 and 1 of row 1 -> 2) likewise.
   const int left = edgeBetween(w, 5, 10), right = edgeBetween(w, 6, 11);
   const Candidate edges = {true, std::min(left, right), std::max(left, right)};
   REQUIRE(materialDistance(w, edges) == Approx(0.003));
-  CHECK(proximityTarget(w, edges, at(0.0005), thickness) == Approx(0.0027));
+  CHECK(proximityTarget(w, edges, at(0.0005), thickness) == Approx(0.006 / kPi));
+}
+
+namespace {
+
+// A 30 mm square of 1 mm cells folded over along material x into a hairpin (the fold's axis along z): flat, a half
+// circle of radius `radius` (m) at its crest, flat again, the two flanks 2 x radius apart. Material space is the
+// square laid flat, so the cloth is unstretched.
+Mesh hairpin(double radius) {
+  const double size = 0.03, arc = kPi * radius, start = 0.5 * (size - arc);
+  Mesh mesh = makeFlatGrid(30, size, 0.0, false);
+  for (Node& node : mesh.nodes) {
+    const double s = node.x.x();
+    double x, y;
+    if (s < start) {
+      x = s - start, y = radius;
+    } else if (s <= start + arc) {
+      const double angle = (s - start) / radius;
+      x = radius * std::sin(angle), y = radius * std::cos(angle);
+    } else {
+      x = -(s - start - arc), y = -radius;
+    }
+    node.x = Vec3(x, y, node.x.z());
+  }
+  mesh.computeMasses(0.15);
+  return mesh;
+}
+
+// One call of the contact phase on a hairpin of crest radius `radius` (m), at rest: the contacts it counted and the
+// farthest it moved a node (m).
+std::pair<int, double> contactPassOnHairpin(double radius, const CollisionParams& p) {
+  Mesh fold = hairpin(radius);
+  std::vector<ClothStep> step = {stepOf(fold, Vec3::Zero(), kDt)};
+  const std::vector<Vec3> before = step[0].x0;
+  CollisionCache cache;
+  const CollisionStepStats st = resolveCollisions(step, {}, {}, p, kDt, cache);
+  double moved = 0;
+  for (size_t n = 0; n < fold.nodes.size(); ++n) moved = std::max(moved, (fold.nodes[n].x - before[n]).norm());
+  return {st.contacts[0], moved};
+}
+
+}  // namespace
+
+TEST_CASE("a fold as tight as the thickness allows is left as it is, a tighter one is pushed open", "[collision]") {
+  CollisionParams p;  // 5 mm thickness
+  SECTION("a crest 1.1 thicknesses across") {
+    // Its two flanks lie beyond the thickness, and around its crest every pair lies farther apart than its fold
+    // chord. With pairs pushed to 0.9 of their material distance (the rule before stop 92) the crest's pairs some
+    // 5 mm apart along the cloth were pushed from 4.3 mm to 4.5: the crest was stretched open, step after step.
+    const auto [contacts, moved] = contactPassOnHairpin(0.55 * p.thickness, p);
+    CHECK(contacts == 0);
+    CHECK(moved < 1e-12);
+  }
+  SECTION("a crest half a thickness across") {
+    // Its flanks, 2.5 mm apart and 8-30 mm apart along the cloth, are layers: pushed to the thickness.
+    const auto [contacts, moved] = contactPassOnHairpin(0.25 * p.thickness, p);
+    CHECK(contacts > 0);
+    CHECK(moved > 1e-3);
+  }
 }
