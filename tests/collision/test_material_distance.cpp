@@ -157,8 +157,8 @@ TEST_CASE("a pair of one cloth is pushed to the thickness but no farther apart t
   CHECK(proximityTarget(w, far, at(0.0049), thickness) == thickness);
   CHECK(proximityTarget(w, far, at(0.006), thickness) == thickness);  // beyond the thickness: nothing to push
   // Node (0, 1) and a face of cell (2, 1): 6 mm apart, which a fold of the thickness holds 3.82 mm apart (2 / pi of
-  // 6 mm). Pushed to that, not to the thickness; and the old rule's 0.9 x 6 = 5.4 mm, no farther than the thickness
-  // either, asked for more than a fold gives (material_distance.h).
+  // 6 mm). Pushed to that; the rule before stop 92 pushed it to min(thickness, 0.9 x 6 mm), the whole 5 mm, more
+  // than a fold of the thickness gives (material_distance.h).
   const Candidate mid = {false, 5, 2 * (4 + 2)};
   REQUIRE(materialDistance(w, mid) == Approx(0.006));
   CHECK(proximityTarget(w, mid, at(0.002), thickness) == Approx(0.012 / kPi));
